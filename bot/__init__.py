@@ -1,0 +1,1 @@
+"""The Discord bot (built in a later issue)."""

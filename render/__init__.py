@@ -1,0 +1,1 @@
+"""Images of the game (built in a later issue): pure functions from a view to PNG bytes."""

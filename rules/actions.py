@@ -1,0 +1,317 @@
+"""Actions: one small immutable value per decision, each with one text notation.
+
+The notation is used everywhere (logs, records, the bot, tests): `str(action)` formats
+it and `parse_action(text)` reads it back, so `parse_action(str(a)) == a`.
+
+    keep blue-3 A2                    draft: keep a starting troll in a bottom slot
+    gate W1                           place your gate on a start point
+    cast earth-ritual 2iron           cast a spell (arguments depend on the spell)
+    cast golden-mask pay rune@B1      ... naming where the rune comes from
+    use S3 heartstone>cart            one use of the workshop on site S3
+    trade 2coin+stone+rune>iron       4-for-1 trade with the supply
+    recruit 2.3 B1                    recruit horde troll 2.3 into pyramid slot B1
+    recruit 3.1 C1 fire               ... level 3: take a Fire pedestal from the bag
+    end                               end your turn
+
+Payments: `pay <token>@<source> ...` names where each spent resource comes from; the
+source is `store` or a pyramid slot (`A1`..`D1`); tokens are resource names, with clan
+carts written `fire-cart`, `ice-cart`, `moon-cart`. Without `pay` the engine chooses
+(see `rules.payment`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from rules.errors import NotationError
+from rules.resources import (
+    CLAN_BY_NAME,
+    RESOURCE_BY_NAME,
+    RESOURCES,
+    STATUE_CLANS,
+    Clan,
+    Resource,
+    parse_symbol,
+    symbol_name,
+)
+
+PYRAMID_ROWS: tuple[tuple[str, ...], ...] = (
+    ("A1", "A2", "A3", "A4"),
+    ("B1", "B2", "B3"),
+    ("C1", "C2"),
+    ("D1",),
+)
+PYRAMID_SLOTS: tuple[str, ...] = tuple(s for row in PYRAMID_ROWS for s in row)
+STORE = "store"
+SOURCES: frozenset[str] = frozenset((*PYRAMID_SLOTS, STORE))
+
+_RESOURCE_ORDER = {r: i for i, r in enumerate(RESOURCES)}
+_BUNDLE_ITEM = re.compile(r"^(\d*)([a-z]+)$")
+_HORDE_SLOT = re.compile(r"^[1-3]\.[1-5]$")
+_WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._>+@-]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Pay:
+    """One spent resource and where it comes from."""
+
+    resource: Resource
+    source: str
+    cart_clan: Clan | None = None
+
+    def __str__(self) -> str:
+        return f"{symbol_name(self.resource, self.cart_clan)}@{self.source}"
+
+
+Payment: TypeAlias = tuple[Pay, ...] | None
+
+
+def _pay_suffix(pay: Payment) -> str:
+    return "" if pay is None else " pay " + " ".join(str(p) for p in pay)
+
+
+def sort_resources(resources: tuple[Resource, ...]) -> tuple[Resource, ...]:
+    return tuple(sorted(resources, key=_RESOURCE_ORDER.__getitem__))
+
+
+def format_bundle(resources: tuple[Resource, ...]) -> str:
+    """`(coin, coin, stone)` -> `stone+2coin` (resource order, counts before names)."""
+    parts = []
+    for res in RESOURCES:
+        n = resources.count(res)
+        if n:
+            parts.append(f"{n}{res.value}" if n > 1 else res.value)
+    return "+".join(parts)
+
+
+def parse_bundle(text: str) -> tuple[Resource, ...]:
+    out: list[Resource] = []
+    if not text:
+        raise NotationError("Expected resources such as 2stone+iron, found nothing.")
+    for item in text.split("+"):
+        m = _BUNDLE_ITEM.match(item)
+        if not m or m.group(2) not in RESOURCE_BY_NAME:
+            raise NotationError(f"{item!r} is not a resource (write e.g. 2stone or rune).")
+        count = int(m.group(1)) if m.group(1) else 1
+        if not 1 <= count <= 99 or (m.group(1) and (count == 1 or m.group(1)[0] == "0")):
+            raise NotationError(f"{item!r}: write a count of 2 to 99 before the resource.")
+        out.extend([RESOURCE_BY_NAME[m.group(2)]] * count)
+    result = sort_resources(tuple(out))
+    if format_bundle(result) != text:
+        raise NotationError(f"Write {text!r} as {format_bundle(result)!r}.")
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class Keep:
+    """Draft: keep one of the two starting trolls in hand in an empty bottom slot."""
+
+    card: str
+    slot: str
+
+    def __str__(self) -> str:
+        return f"keep {self.card} {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceGate:
+    point: str
+
+    def __str__(self) -> str:
+        return f"gate {self.point}"
+
+
+@dataclass(frozen=True, slots=True)
+class Cast:
+    """Cast a spell. `args` are the spell's choices in notation (see rules.spells);
+    `("none",)` pays the rune and ignores the effect."""
+
+    spell: str
+    args: tuple[str, ...] = ()
+    pay: Payment = None
+
+    def __str__(self) -> str:
+        return " ".join(("cast", self.spell, *self.args)) + _pay_suffix(self.pay)
+
+
+@dataclass(frozen=True, slots=True)
+class UseWorkshop:
+    """One use of the workshop on a site: spend `give` to gain `get`, or (Quartermaster)
+    move the resource `move` from a troll into storage."""
+
+    site: str
+    give: tuple[Resource, ...] = ()
+    get: tuple[Resource, ...] = ()
+    move: Pay | None = None
+    pay: Payment = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "give", sort_resources(self.give))
+        object.__setattr__(self, "get", sort_resources(self.get))
+
+    def __str__(self) -> str:
+        if self.move is not None:
+            return f"use {self.site} move {self.move}"
+        return (
+            f"use {self.site} {format_bundle(self.give)}>{format_bundle(self.get)}"
+            + _pay_suffix(self.pay)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Trade:
+    """Spend 4 resources (any mix) to gain 1 resource of your choice."""
+
+    give: tuple[Resource, ...]
+    get: Resource
+    pay: Payment = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "give", sort_resources(self.give))
+
+    def __str__(self) -> str:
+        return f"trade {format_bundle(self.give)}>{self.get.value}" + _pay_suffix(self.pay)
+
+
+@dataclass(frozen=True, slots=True)
+class Recruit:
+    """Recruit the troll on a horde slot (`1.1`..`3.3`) into a pyramid slot; level-3
+    recruits name the pedestal clan they take from the bag."""
+
+    horde: str
+    slot: str
+    pedestal: Clan | None = None
+    pay: Payment = None
+
+    def __str__(self) -> str:
+        ped = f" {self.pedestal.value}" if self.pedestal is not None else ""
+        return f"recruit {self.horde} {self.slot}{ped}" + _pay_suffix(self.pay)
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    def __str__(self) -> str:
+        return "end"
+
+
+Action: TypeAlias = Keep | PlaceGate | Cast | UseWorkshop | Trade | Recruit | EndTurn
+
+ACTION_KINDS: dict[type, str] = {
+    Keep: "keep",
+    PlaceGate: "gate",
+    Cast: "cast",
+    UseWorkshop: "use",
+    Trade: "trade",
+    Recruit: "recruit",
+    EndTurn: "end",
+}
+
+
+def action_kind(action: Action) -> str:
+    return ACTION_KINDS[type(action)]
+
+
+def format_action(action: Action) -> str:
+    return str(action)
+
+
+def parse_pay_item(text: str) -> Pay:
+    what, sep, source = text.partition("@")
+    if not sep or source not in SOURCES:
+        raise NotationError(
+            f"{text!r} should be a resource and where it comes from, e.g. coin@A1 or rune@store."
+        )
+    try:
+        resource, clan = parse_symbol(what)
+    except KeyError:
+        raise NotationError(f"{what!r} is not a resource.") from None
+    if clan is not None and source == STORE:
+        raise NotationError("Carts in storage are wild: write cart@store.")
+    return Pay(resource, source, clan)
+
+
+def _split_pay(words: list[str]) -> tuple[list[str], Payment]:
+    if "pay" not in words:
+        return words, None
+    i = words.index("pay")
+    items = words[i + 1 :]
+    if not items:
+        raise NotationError("'pay' must be followed by what you pay, e.g. pay coin@A1.")
+    return words[:i], tuple(parse_pay_item(w) for w in items)
+
+
+def _expect(words: list[str], n: int, usage: str) -> None:
+    if len(words) != n:
+        raise NotationError(f"Expected: {usage}")
+
+
+def parse_action(text: str) -> Action:
+    """Parse one action in notation. Raises `NotationError` with a helpful sentence."""
+    if not isinstance(text, str):
+        raise NotationError("An action must be text.")
+    words = text.split()
+    if not words:
+        raise NotationError("Empty action.")
+    if " ".join(words) != text:
+        raise NotationError("Separate the words of an action with single spaces.")
+    for w in words:
+        if not _WORD.match(w):
+            raise NotationError(f"Unexpected characters in {w!r}.")
+    verb, rest = words[0], words[1:]
+    if verb == "keep":
+        _expect(rest, 2, "keep <card> <slot>, e.g. keep blue-3 A2")
+        if rest[1] not in PYRAMID_ROWS[0]:
+            raise NotationError(f"{rest[1]!r} is not a bottom-row slot (A1 to A4).")
+        return Keep(rest[0], rest[1])
+    if verb == "gate":
+        _expect(rest, 1, "gate <start point>, e.g. gate W1")
+        return PlaceGate(rest[0])
+    if verb == "cast":
+        rest, pay = _split_pay(rest)
+        if not rest:
+            raise NotationError("Expected: cast <spell> [choices] [pay ...]")
+        return Cast(rest[0], tuple(rest[1:]), pay)
+    if verb == "use":
+        rest, pay = _split_pay(rest)
+        if len(rest) == 3 and rest[1] == "move":
+            if pay is not None:
+                raise NotationError("Moving a resource to storage costs nothing: drop 'pay'.")
+            item = parse_pay_item(rest[2])
+            if item.source == STORE:
+                raise NotationError("Move a resource from one of your trolls, not from storage.")
+            return UseWorkshop(rest[0], move=item)
+        _expect(rest, 2, "use <site> <give>><get>, e.g. use S3 heartstone>cart")
+        give, sep, get = rest[1].partition(">")
+        if not sep:
+            raise NotationError("Write the conversion as give>get, e.g. heartstone>cart.")
+        return UseWorkshop(rest[0], parse_bundle(give), parse_bundle(get), pay=pay)
+    if verb == "trade":
+        rest, pay = _split_pay(rest)
+        _expect(rest, 1, "trade <4 resources>><resource>, e.g. trade 2coin+stone+rune>iron")
+        give, sep, get = rest[0].partition(">")
+        if not sep or get not in RESOURCE_BY_NAME:
+            raise NotationError("Write a trade as give>get, e.g. trade 4stone>rune.")
+        return Trade(parse_bundle(give), RESOURCE_BY_NAME[get], pay)
+    if verb == "recruit":
+        rest, pay = _split_pay(rest)
+        if len(rest) not in (2, 3):
+            raise NotationError("Expected: recruit <horde slot> <pyramid slot> [pedestal clan]")
+        if not _HORDE_SLOT.match(rest[0]):
+            raise NotationError(f"{rest[0]!r} is not a horde slot (1.1 to 3.3).")
+        if rest[1] not in PYRAMID_SLOTS:
+            raise NotationError(f"{rest[1]!r} is not a pyramid slot (A1 to D1).")
+        pedestal = None
+        if len(rest) == 3:
+            clan = CLAN_BY_NAME.get(rest[2])
+            if clan not in STATUE_CLANS:
+                raise NotationError(f"{rest[2]!r} is not a pedestal clan (fire, ice or moon).")
+            pedestal = clan
+        return Recruit(rest[0], rest[1], pedestal, pay)
+    if verb == "end":
+        _expect(rest, 0, "end")
+        return EndTurn()
+    raise NotationError(
+        f"Unknown action {verb!r}; expected one of keep, gate, cast, use, trade, recruit, end."
+    )

@@ -1,0 +1,49 @@
+"""The errors the engine raises. All of them are `ValueError`s with a sentence a player
+understands and a short machine `code` the bot and tests can match on."""
+
+from __future__ import annotations
+
+
+class RulesError(ValueError):
+    """Base class: something asked of the engine cannot be done."""
+
+    code = "rules"
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+
+    @property
+    def message(self) -> str:
+        return str(self.args[0])
+
+
+class NotationError(RulesError):
+    """A text action (or record) could not be parsed."""
+
+    code = "notation"
+
+
+class ConfigError(RulesError):
+    """Game options that do not make a valid game."""
+
+    code = "config"
+
+
+class IllegalActionError(RulesError):
+    """A well-formed action the rules do not allow now."""
+
+    code = "illegal"
+
+
+class NotYourTurnError(IllegalActionError):
+    code = "not_your_turn"
+
+
+class GameOverError(IllegalActionError):
+    code = "game_over"
+
+
+class UndoError(RulesError):
+    code = "undo"

@@ -1,0 +1,151 @@
+"""The horde: recruiting trolls, bribes, refills, pedestals and retirement."""
+
+from __future__ import annotations
+
+from rules.actions import Recruit
+from rules.content import load_content
+from rules.errors import IllegalActionError
+from rules.payment import ANY, resolve_payment, spend
+from rules.pyramid import (
+    ALL_HORDE_SLOTS,
+    HORDE_SLOTS,
+    bribe_targets,
+    cascade,
+    horde_position,
+    new_troll,
+    open_slots,
+)
+from rules.resources import Resource
+from rules.state import HordeSlot, State
+
+FLAG_ANY_BRIBES = "any_bribes"
+FLAG_NO_LEVEL1_BRIBES = "no_level1_bribes"
+
+
+def slot_at(state: State, slot: str) -> HordeSlot:
+    row, j = horde_position(slot)
+    return state.horde[row][j]
+
+
+def bribed_slots(state: State, slot: str, flags: list[str]) -> list[str]:
+    """The horde slots that receive a bribe when `slot` is recruited (empty slots, and
+    level-1 slots under Horde's Favour, are skipped)."""
+    out = []
+    for target in bribe_targets(slot):
+        if FLAG_NO_LEVEL1_BRIBES in flags and target.startswith("1."):
+            continue
+        if slot_at(state, target).card is not None:
+            out.append(target)
+    return out
+
+
+def bribe_need(state: State, slot: str, flags: list[str]) -> list[Resource | None]:
+    n = len(bribed_slots(state, slot, flags))
+    kind: Resource | None = ANY if FLAG_ANY_BRIBES in flags else Resource.COIN
+    return [kind] * n
+
+
+def recruit(state: State, seat: int, action: Recruit) -> None:
+    """Carry out a recruit (the caller has checked the turn and step)."""
+    content = load_content()
+    player = state.players[seat]
+    flags = state.turn.flags if state.turn else []
+    if len(player.pyramid) >= content.pieces.pyramid_size:
+        raise IllegalActionError(
+            "Your trollsmoot is complete: you must dig instead.", "pyramid_full"
+        )
+    if action.horde not in ALL_HORDE_SLOTS:
+        raise IllegalActionError(f"There is no horde slot {action.horde}.", "no_such_slot")
+    source = slot_at(state, action.horde)
+    if source.card is None:
+        raise IllegalActionError(f"Horde slot {action.horde} is empty.", "empty_slot")
+    if action.slot not in open_slots(player):
+        raise IllegalActionError(
+            f"A recruit must stand on two trolls in an empty slot; {action.slot} is not one"
+            f" (open: {', '.join(open_slots(player)) or 'none'}).",
+            "bad_slot",
+        )
+    is_top = action.horde.startswith("3.")
+    if is_top and state.bag:
+        if action.pedestal is None:
+            raise IllegalActionError(
+                "Recruiting a level-3 troll lets you choose a pedestal from the bag: name"
+                f" its clan ({', '.join(sorted(set(state.bag)))}).",
+                "choose_pedestal",
+            )
+        if action.pedestal.value not in state.bag:
+            raise IllegalActionError(
+                f"There is no {action.pedestal.value} pedestal left in the bag.", "no_pedestal"
+            )
+    elif action.pedestal is not None:
+        raise IllegalActionError(
+            "Only a level-3 recruit lets you choose a pedestal"
+            + (" (and the bag is empty)." if is_top else "."),
+            "no_pedestal_choice",
+        )
+    targets = bribed_slots(state, action.horde, flags)
+    tokens = resolve_payment(
+        state,
+        seat,
+        bribe_need(state, action.horde, flags),
+        action.pay,
+        what=f"the bribes for {action.horde}",
+    )
+
+    # -- everything is checked: carry it out ----------------------------------------
+    spend(state, seat, tokens)
+    for target, tok in zip(targets, tokens, strict=True):
+        slot_at(state, target).bribes.append(tok.resource.value)
+    account = state.account_of(seat)
+    card = source.card
+    for bribe in source.bribes:
+        account.storage[bribe] += 1
+    source.bribes = []
+    if source.pedestal is not None:
+        account.pedestals[source.pedestal] += 1
+        source.pedestal = None
+    if is_top and action.pedestal is not None:
+        state.bag.remove(action.pedestal.value)
+        account.pedestals[action.pedestal.value] += 1
+    refill(state, action.horde)
+    retire(state)
+
+    player.pyramid[action.slot] = new_troll(card)
+    player.recruited_levels += content.trolls[card].level
+    cascade(player, action.slot)
+
+
+def refill(state: State, slot: str) -> None:
+    """Deal a fresh troll onto an emptied horde slot: from the same level's deck, else the
+    next higher, else the next lower. A fresh level-2 troll gets a pedestal from the bag
+    unless its slot still has one."""
+    row, j = horde_position(slot)
+    hs = state.horde[row][j]
+    hs.card = None
+    for deck_row in _deck_order(row):
+        if state.decks[deck_row]:
+            hs.card = state.decks[deck_row].pop(0)
+            break
+    if row == 1 and hs.card is not None and hs.pedestal is None and state.bag:
+        hs.pedestal = state.bag.pop(0)
+
+
+def retire(state: State) -> None:
+    """Every horde troll holding the retirement number of bribes (4) retires: to the
+    bottom of its deck, bribes back to the supply, a fresh troll in its place (a level-2
+    slot keeps its pedestal)."""
+    content = load_content()
+    limit = content.pieces.retire_bribes
+    for row in HORDE_SLOTS:
+        for slot in row:
+            hs = slot_at(state, slot)
+            if hs.card is not None and len(hs.bribes) >= limit:
+                card = hs.card
+                hs.bribes = []
+                refill(state, slot)
+                state.decks[content.trolls[card].level - 1].append(card)
+
+
+def _deck_order(row: int) -> list[int]:
+    # the same level, then higher levels, then lower ones
+    return [row, *range(row + 1, 3), *range(row - 1, -1, -1)]

@@ -1,0 +1,257 @@
+"""Legal action generation, in a stable order, for every decision.
+
+`legal_actions(state, seat)` lists every legal action of a player (default payments);
+`legal_kinds` says which kinds of action are available, so a caller (the random player,
+autocomplete) can enumerate only the kind it needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations, combinations_with_replacement
+
+from rules import board, engine, workshops
+from rules.actions import (
+    PYRAMID_ROWS,
+    Action,
+    Cast,
+    EndTurn,
+    Keep,
+    PlaceGate,
+    Recruit,
+    Trade,
+    UseWorkshop,
+)
+from rules.content import (
+    AwakenEffect,
+    ExaltEffect,
+    GainChoiceEffect,
+    TakePedestalEffect,
+    TransmuteEffect,
+    TributeEffect,
+    TurnFlagEffect,
+    UnburdenEffect,
+    load_content,
+)
+from rules.errors import RulesError
+from rules.horde import bribe_need, slot_at
+from rules.payment import available_tokens, owned_counts
+from rules.pyramid import ALL_HORDE_SLOTS, open_slots
+from rules.resources import MINERALS, RESOURCES, Clan, Resource
+from rules.spells import NONE, bundle_arg
+from rules.state import State
+
+KINDS = ("keep", "gate", "cast", "use", "trade", "recruit", "end")
+
+
+def legal_actions(state: State, seat: int | None = None, kind: str | None = None) -> list[Action]:
+    """Every legal action for `seat` (default: the seat to move; in the draft, the first
+    player still drafting), optionally only of one kind."""
+    if seat is None:
+        waiting = engine.seats_to_act(state)
+        if not waiting:
+            return []
+        seat = waiting[0]
+    kinds = (kind,) if kind is not None else KINDS
+    out: list[Action] = []
+    for k in kinds:
+        out.extend(_GENERATORS[k](state, seat))
+    return out
+
+
+def legal_kinds(state: State, seat: int) -> list[str]:
+    """The kinds of action `seat` could take now, in `KINDS` order."""
+    return [k for k in KINDS if next(iter(_GENERATORS[k](state, seat)), None) is not None]
+
+
+def keep_actions(state: State, seat: int) -> Iterator[Action]:
+    if state.phase != "draft":
+        return
+    player = state.players[seat]
+    if len(player.pyramid) >= load_content().pieces.starting_draft_keeps:
+        return
+    for card in player.draft_hand:
+        for slot in PYRAMID_ROWS[0]:
+            if slot not in player.pyramid:
+                yield Keep(card, slot)
+
+
+def gate_actions(state: State, seat: int) -> Iterator[Action]:
+    if state.phase != "gates" or state.gate_seat != seat:
+        return
+    side = load_content().board(state.config.board_side)
+    allowed = engine.allowed_gate_counts(state)
+    taken = {p.cell for p in side.start_points if p.id in state.board.gates}
+    for point in side.start_points:
+        if point.players in allowed and point.cell not in taken:
+            yield PlaceGate(point.id)
+
+
+def _in_turn(state: State, seat: int) -> bool:
+    return state.phase == "play" and state.turn is not None and state.turn.seat == seat
+
+
+def cast_actions(state: State, seat: int) -> Iterator[Action]:
+    if not _in_turn(state, seat):
+        return
+    turn = state.turn
+    assert turn is not None
+    if turn.step > 1 or turn.spell_cast:
+        return
+    counts = owned_counts(state, seat)
+    if counts[Resource.RUNE] < 1:
+        return
+    content = load_content()
+    for slot in state.spellbook:
+        spell = content.spell(slot.spell)
+        for args in _spell_args(state, seat, spell.effect, counts):
+            yield Cast(spell.id, args)
+        yield Cast(spell.id, (NONE,))
+
+
+def _spell_args(
+    state: State, seat: int, effect: object, counts: dict[Resource, int]
+) -> Iterator[tuple[str, ...]]:
+    player = state.players[seat]
+    content = load_content()
+    if isinstance(effect, GainChoiceEffect):
+        for option in effect.options:
+            yield (bundle_arg(option),)
+    elif isinstance(effect, TurnFlagEffect):
+        turn = state.turn
+        if turn is not None and effect.flag not in turn.flags:
+            yield ()
+    elif isinstance(effect, TransmuteEffect):
+        for src in MINERALS:
+            for dst in MINERALS:
+                if src == dst:
+                    continue
+                for n in range(1, min(effect.max, counts[src]) + 1):
+                    yield (f"{n if n > 1 else ''}{src.value}>{dst.value}",)
+    elif isinstance(effect, AwakenEffect):
+        for slot in sorted(player.pyramid):
+            yield (slot,)
+    elif isinstance(effect, UnburdenEffect):
+        held = [t for t in available_tokens(state, seat) if t.source != "store"]
+        runes = counts[Resource.RUNE]
+        seen: set[tuple[str, ...]] = set()
+        for size in range(min(effect.max, len(held)), 0, -1):
+            for combo in combinations(sorted(held, key=str), size):
+                # a rune must remain to pay for the spell itself
+                if runes - sum(1 for t in combo if t.resource == Resource.RUNE) < 1:
+                    continue
+                text = tuple(str(t) for t in combo)
+                if text not in seen:
+                    seen.add(text)
+                    yield text
+            if seen:
+                break
+    elif isinstance(effect, TributeEffect):
+        for hs in ALL_HORDE_SLOTS:
+            if slot_at(state, hs).bribes:
+                yield (hs,)
+    elif isinstance(effect, TakePedestalEffect):
+        for clan in sorted(set(state.bag)):
+            yield (clan,)
+    elif isinstance(effect, ExaltEffect):
+        for slot in sorted(player.pyramid):
+            if content.trolls[player.pyramid[slot].card].level != 2:
+                continue
+            for hs in ALL_HORDE_SLOTS[9:]:
+                card = slot_at(state, hs).card
+                if card is not None and content.trolls[card].level == 3:
+                    yield (slot, hs)
+    # board spells (dig, dedicate, move_statue): only `none` until the board exists
+
+
+def use_actions(state: State, seat: int) -> Iterator[Action]:
+    if not _in_turn(state, seat):
+        return
+    turn = state.turn
+    assert turn is not None
+    if turn.step > 1:
+        return
+    content = load_content()
+    for site, workshop_id in sorted(state.board.workshops.items()):
+        if turn.workshop not in (None, site):
+            continue
+        if turn.workshop_uses >= board.workshop_uses(state, seat, site):
+            continue
+        for conv in content.workshop(workshop_id).conversions:
+            give, get = workshops.conversion_bundles(conv)
+            if conv.move_from_troll:
+                held = {t for t in available_tokens(state, seat) if t.source != "store"}
+                for tok in sorted(held, key=str):
+                    yield UseWorkshop(site, move=tok)
+            elif conv.give_any:
+                for combo in combinations_with_replacement(RESOURCES, conv.give_any):
+                    yield from _if_legal(state, seat, UseWorkshop(site, combo, get))
+            else:
+                yield from _if_legal(state, seat, UseWorkshop(site, give, get))
+
+
+def trade_actions(state: State, seat: int) -> Iterator[Action]:
+    if not _in_turn(state, seat):
+        return
+    rate = load_content().pieces.trade_rate
+    counts = owned_counts(state, seat)
+    if sum(counts.values()) < rate:
+        return
+    for combo in combinations_with_replacement(RESOURCES, rate):
+        if all(counts[r] >= combo.count(r) for r in set(combo)):
+            for get in RESOURCES:
+                yield Trade(combo, get)
+
+
+def recruit_actions(state: State, seat: int) -> Iterator[Action]:
+    if not _in_turn(state, seat):
+        return
+    turn = state.turn
+    assert turn is not None
+    content = load_content()
+    player = state.players[seat]
+    if turn.main_done or turn.step > 2 or len(player.pyramid) >= content.pieces.pyramid_size:
+        return
+    slots = open_slots(player)
+    if not slots:
+        return
+    counts = owned_counts(state, seat)
+    total = sum(counts.values())
+    for hs in ALL_HORDE_SLOTS:
+        if slot_at(state, hs).card is None:
+            continue
+        need = bribe_need(state, hs, turn.flags)
+        coins = sum(1 for r in need if r is not None)
+        if counts[Resource.COIN] < coins or total < len(need):
+            continue
+        pedestals: list[Clan | None] = [None]
+        if hs.startswith("3.") and state.bag:
+            pedestals = [Clan(c) for c in sorted(set(state.bag))]
+        for slot in slots:
+            for ped in pedestals:
+                yield Recruit(hs, slot, ped)
+
+
+def end_actions(state: State, seat: int) -> Iterator[Action]:
+    if _in_turn(state, seat) and not engine.must_recruit_or_dig(state, seat):
+        yield EndTurn()
+
+
+def _if_legal(state: State, seat: int, action: UseWorkshop) -> Iterator[Action]:
+    probe = state.clone()
+    try:
+        engine.apply(probe, seat, action)
+    except RulesError:
+        return
+    yield action
+
+
+_GENERATORS = {
+    "keep": keep_actions,
+    "gate": gate_actions,
+    "cast": cast_actions,
+    "use": use_actions,
+    "trade": trade_actions,
+    "recruit": recruit_actions,
+    "end": end_actions,
+}

@@ -1,0 +1,208 @@
+"""Paying for things: storage plus every resource held by your trolls.
+
+A payment is a list of `Pay` tokens (resource, source). A player may name the sources;
+otherwise `default_payment` picks them, spending what trolls hold before storage so the
+emptied symbols can fill again in the next cascade:
+
+- trolls are taken bottom row first, left to right (A1, A2, ... D1): the bottom row is
+  activated by the most cascades, so freeing it pays back soonest;
+- for a cart, clan carts are spent before wild carts (wild carts are worth more);
+- storage is used last.
+
+In team mode a player pays from their own pyramid and the team storage, never from the
+partner's pyramid.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from rules.actions import PYRAMID_SLOTS, STORE, Pay, Payment
+from rules.content import load_content
+from rules.errors import IllegalActionError
+from rules.resources import RESOURCES, Resource, symbol_name
+from rules.state import State
+
+ANY = None  # a requirement that any resource can satisfy
+
+
+def owned_counts(state: State, seat: int) -> Counter[Resource]:
+    """Every resource the player may spend (storage and own trolls; carts of all kinds)."""
+    trolls = load_content().trolls
+    counts: Counter[Resource] = Counter()
+    for name, n in state.account_of(seat).storage.items():
+        if n:
+            counts[Resource(name)] += n
+    for troll in state.players[seat].pyramid.values():
+        produce = trolls[troll.card].produce
+        for i, held in enumerate(troll.held):
+            if held:
+                counts[produce[i][0]] += 1
+    return counts
+
+
+def available_tokens(state: State, seat: int, *, wild_carts_only: bool = False) -> list[Pay]:
+    """Every spendable token, one entry per resource unit, in default spending order."""
+    trolls = load_content().trolls
+    out: list[Pay] = []
+    pyramid = state.players[seat].pyramid
+    clan_carts: list[Pay] = []
+    for slot in PYRAMID_SLOTS:
+        troll = pyramid.get(slot)
+        if troll is None:
+            continue
+        produce = trolls[troll.card].produce
+        for i, held in enumerate(troll.held):
+            if not held:
+                continue
+            res, clan = produce[i]
+            if clan is not None:
+                if not wild_carts_only:
+                    clan_carts.append(Pay(res, slot, clan))
+                continue
+            out.append(Pay(res, slot))
+    storage = state.account_of(seat).storage
+    for res in RESOURCES:
+        out.extend(Pay(res, STORE) for _ in range(storage.get(res.value, 0)))
+    # clan carts go first among carts: put them before everything else of their kind
+    return clan_carts + out
+
+
+def resolve_payment(
+    state: State,
+    seat: int,
+    need: Iterable[Resource | None],
+    explicit: Payment,
+    *,
+    wild_carts_only: bool = False,
+    what: str = "that",
+    reserved: Iterable[Pay] = (),
+) -> list[Pay]:
+    """Check a payment against a requirement and return the exact tokens to spend.
+
+    `need` lists one entry per resource: a `Resource`, or `ANY` for "any resource".
+    `reserved` tokens are spoken for by the same action and may not pay. Raises
+    `IllegalActionError` (nothing spent) when it cannot be paid.
+    """
+    need_list = list(need)
+    pool = available_tokens(state, seat, wild_carts_only=wild_carts_only)
+    for tok in reserved:
+        pool.remove(tok)
+    if explicit is None:
+        return _default(pool, need_list, what)
+    return _check_explicit(state, seat, pool, need_list, list(explicit), wild_carts_only, what)
+
+
+def spend(state: State, seat: int, tokens: Iterable[Pay]) -> None:
+    """Remove already-resolved tokens from troll symbols or storage."""
+    trolls = load_content().trolls
+    player = state.players[seat]
+    storage = state.account_of(seat).storage
+    for tok in tokens:
+        if tok.source == STORE:
+            storage[tok.resource.value] -= 1
+            continue
+        troll = player.pyramid[tok.source]
+        produce = trolls[troll.card].produce
+        for i, held in enumerate(troll.held):
+            if held and produce[i] == (tok.resource, tok.cart_clan):
+                troll.held[i] = False
+                break
+        else:  # pragma: no cover - resolve_payment guarantees the token exists
+            raise AssertionError(f"{tok} is not held")
+
+
+def gain(state: State, seat: int, resources: Iterable[Resource]) -> None:
+    storage = state.account_of(seat).storage
+    for res in resources:
+        storage[res.value] = storage.get(res.value, 0) + 1
+
+
+def describe_need(need: list[Resource | None]) -> str:
+    counts: Counter[str] = Counter("resource" if r is None else r.value for r in need)
+    return ", ".join(f"{n} {name}" for name, n in counts.items())
+
+
+def _default(pool: list[Pay], need: list[Resource | None], what: str) -> list[Pay]:
+    used = [False] * len(pool)
+    chosen: list[Pay] = []
+    specific = [r for r in need if r is not None]
+    for res in specific:
+        for i, tok in enumerate(pool):
+            if not used[i] and tok.resource == res:
+                used[i] = True
+                chosen.append(tok)
+                break
+        else:
+            have = sum(1 for t in pool if t.resource == res)
+            raise IllegalActionError(
+                f"You cannot pay for {what}: it needs {specific.count(res)} {res.value}"
+                f" and you have {have}.",
+                "cannot_afford",
+            )
+    n_any = len(need) - len(specific)
+    if n_any:
+        # "any resource" (Golden Mask bribes): coins first, then what you have most of
+        left = Counter(pool[i].resource for i in range(len(pool)) if not used[i])
+        order = sorted(RESOURCES, key=lambda r: (r != Resource.COIN, -left[r]))
+        for res in order:
+            for i, tok in enumerate(pool):
+                if n_any and not used[i] and tok.resource == res:
+                    used[i] = True
+                    chosen.append(tok)
+                    n_any -= 1
+        if n_any:
+            raise IllegalActionError(
+                f"You cannot pay for {what}: it needs {len(need)} resources.", "cannot_afford"
+            )
+    return chosen
+
+
+def _check_explicit(
+    state: State,
+    seat: int,
+    pool_list: list[Pay],
+    need: list[Resource | None],
+    items: list[Pay],
+    wild_only: bool,
+    what: str,
+) -> list[Pay]:
+    if len(items) != len(need):
+        raise IllegalActionError(
+            f"{what.capitalize()} costs {describe_need(need)}: name exactly {len(need)}"
+            f" resources to pay, not {len(items)}.",
+            "wrong_payment",
+        )
+    wanted = Counter(r for r in need if r is not None)
+    given = Counter(t.resource for t in items)
+    for res, n in wanted.items():
+        if given[res] < n:
+            raise IllegalActionError(
+                f"{what.capitalize()} costs {describe_need(need)}; your payment has"
+                f" {given[res]} {res.value}.",
+                "wrong_payment",
+            )
+    if sum(wanted.values()) == len(need) and given != wanted:
+        raise IllegalActionError(
+            f"{what.capitalize()} costs exactly {describe_need(need)}.", "wrong_payment"
+        )
+    pool = Counter(pool_list)
+    for tok in items:
+        if wild_only and tok.cart_clan is not None and tok.source != STORE:
+            raise IllegalActionError(
+                f"Only wild carts may be spent here, not the {tok.cart_clan.value} cart on"
+                f" {tok.source}.",
+                "clan_cart",
+            )
+        if pool[tok] <= 0:
+            raise IllegalActionError(_missing(tok), "not_owned")
+        pool[tok] -= 1
+    return items
+
+
+def _missing(tok: Pay) -> str:
+    name = symbol_name(tok.resource, tok.cart_clan)
+    if tok.source == STORE:
+        return f"You do not have that many {tok.resource.value} in storage."
+    return f"Your troll on {tok.source} is not holding a {name}."

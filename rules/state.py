@@ -1,0 +1,266 @@
+"""The game state: plain mutable dataclasses that serialise to JSON and back unchanged.
+
+The state is a deterministic function of `(config, seed, actions)`; all randomness is
+spent at setup (decks, the pedestal bag and the pedestal track are shuffled then), so
+later draws just take the top of a pile.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from rules.content import load_content
+from rules.errors import ConfigError
+
+Phase = Literal["draft", "gates", "play", "over"]
+WorkshopMode = Literal["random", "unique", "chosen"]
+
+
+class GameConfig(BaseModel):
+    """Options chosen when a game is created."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    players: int = Field(ge=2, le=5)
+    side: Literal["winter", "autumn"] | None = None
+    teams: bool = False
+    workshops: WorkshopMode = "random"
+    chosen_workshops: tuple[str, ...] = ()
+    colours: tuple[str, ...] = ()
+
+    @model_validator(mode="after")
+    def _check(self) -> GameConfig:
+        content = load_content()
+        side = self.board_side
+        board = content.board(side)
+        if self.players not in board.players:
+            raise ValueError(
+                f"the {side} side is for {' or '.join(map(str, board.players))} players"
+            )
+        if self.teams and self.players != 4:
+            raise ValueError("team mode needs exactly 4 players")
+        need = self.players * content.pieces.workshops_per_player + content.pieces.extra_workshops
+        if self.workshops == "chosen":
+            if len(self.chosen_workshops) != need:
+                raise ValueError(f"choose exactly {need} workshops for {self.players} players")
+            for w in self.chosen_workshops:
+                ids = [x.id for x in content.workshops]
+                if w not in ids:
+                    raise ValueError(f"unknown workshop {w!r}")
+                if self.chosen_workshops.count(w) > content.workshop(w).copies:
+                    raise ValueError(f"there are only {content.workshop(w).copies} {w} tiles")
+        elif self.chosen_workshops:
+            raise ValueError("chosen_workshops is only for workshops='chosen'")
+        if self.workshops == "unique" and need > len(content.workshops):
+            raise ValueError("not enough different workshops")
+        if self.colours:
+            if len(self.colours) != self.players or len(set(self.colours)) != self.players:
+                raise ValueError("give one different colour per player")
+            for c in self.colours:
+                if c not in content.pieces.player_colours:
+                    raise ValueError(f"unknown colour {c!r}")
+        return self
+
+    @property
+    def board_side(self) -> str:
+        if self.side is not None:
+            return self.side
+        return "autumn" if self.players == 3 else "winter"
+
+    @property
+    def seat_colours(self) -> tuple[str, ...]:
+        if self.colours:
+            return self.colours
+        return tuple(load_content().pieces.player_colours[: self.players])
+
+
+def make_config(**options: Any) -> GameConfig:
+    """Build a config, turning pydantic's errors into a `ConfigError` sentence."""
+    from pydantic import ValidationError
+
+    try:
+        return GameConfig(**options)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        raise ConfigError(f"Invalid game options: {where + ': ' if where else ''}{msg}.") from None
+
+
+@dataclass
+class Troll:
+    """A troll in a pyramid: its card and which of its produce symbols hold a resource."""
+
+    card: str
+    held: list[bool]
+
+
+@dataclass
+class HordeSlot:
+    card: str | None
+    bribes: list[str] = field(default_factory=list)
+    pedestal: str | None = None  # a level-2 slot's pedestal (clan)
+
+
+@dataclass
+class SpellSlot:
+    spell: str
+    runes: int = 0
+
+
+@dataclass
+class PedestalToken:
+    tier: int
+    clan: str
+    value: int
+
+
+@dataclass
+class Account:
+    """Storage and honor. One per player, or one per team in team mode."""
+
+    storage: dict[str, int]
+    pedestals: dict[str, int]
+    tokens: list[PedestalToken] = field(default_factory=list)
+    coronation: list[int] = field(default_factory=list)
+    tunnel_honor: int = 0
+    spell_honor: int = 0
+
+
+@dataclass
+class Player:
+    seat: int
+    colour: str
+    team: int | None
+    account: int
+    pyramid: dict[str, Troll] = field(default_factory=dict)
+    recruited_levels: int = 0
+    draft_deck: list[str] = field(default_factory=list)
+    draft_hand: list[str] = field(default_factory=list)
+    gate: str | None = None
+
+
+@dataclass
+class Turn:
+    seat: int
+    step: int = 1
+    spell_cast: bool = False
+    workshop: str | None = None
+    workshop_uses: int = 0
+    main_done: bool = False
+    flags: list[str] = field(default_factory=list)
+    undo_floor: int = 0
+
+
+@dataclass
+class Board:
+    """What lies on the mountain. The board issue adds tunnels, halls and workshops;
+    for now it holds gates and the statues placed at setup."""
+
+    gates: dict[str, int] = field(default_factory=dict)  # start point -> seat
+    statues: dict[str, str] = field(default_factory=dict)  # cell -> clan
+    workshops: dict[str, str] = field(default_factory=dict)  # site -> workshop id
+
+
+@dataclass
+class State:
+    config: GameConfig
+    seed: int
+    phase: Phase
+    players: list[Player]
+    accounts: list[Account]
+    horde: list[list[HordeSlot]]
+    decks: list[list[str]]
+    bag: list[str]
+    spellbook: list[SpellSlot]
+    spell_deck: list[str]
+    workshop_supply: list[str]
+    coronation_left: list[int]
+    pedestal_track: dict[str, int | None]  # "tier:clan" -> token value, None once taken
+    tunnels_left: dict[str, int]
+    halls_left: list[str]
+    board: Board
+    turn: Turn | None = None
+    gate_seat: int | None = None
+    final_turns: int | None = None
+    n_actions: int = 0
+
+    # --- convenience -------------------------------------------------------------
+
+    def account_of(self, seat: int) -> Account:
+        return self.accounts[self.players[seat].account]
+
+    @property
+    def current_seat(self) -> int | None:
+        """The seat that must act next (None in the simultaneous draft or at the end)."""
+        if self.phase == "gates":
+            return self.gate_seat
+        if self.phase == "play" and self.turn is not None:
+            return self.turn.seat
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["config"] = self.config.model_dump(mode="json")
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> State:
+        d = dict(data)
+        return cls(
+            config=GameConfig.model_validate(d["config"]),
+            seed=d["seed"],
+            phase=d["phase"],
+            players=[
+                Player(
+                    **{
+                        **p,
+                        "pyramid": {k: Troll(**t) for k, t in p["pyramid"].items()},
+                        "draft_deck": list(p["draft_deck"]),
+                        "draft_hand": list(p["draft_hand"]),
+                    }
+                )
+                for p in d["players"]
+            ],
+            accounts=[
+                Account(
+                    storage=dict(a["storage"]),
+                    pedestals=dict(a["pedestals"]),
+                    tokens=[PedestalToken(**t) for t in a["tokens"]],
+                    coronation=list(a["coronation"]),
+                    tunnel_honor=a["tunnel_honor"],
+                    spell_honor=a["spell_honor"],
+                )
+                for a in d["accounts"]
+            ],
+            horde=[
+                [HordeSlot(s["card"], list(s["bribes"]), s["pedestal"]) for s in row]
+                for row in d["horde"]
+            ],
+            decks=[list(deck) for deck in d["decks"]],
+            bag=list(d["bag"]),
+            spellbook=[SpellSlot(**s) for s in d["spellbook"]],
+            spell_deck=list(d["spell_deck"]),
+            workshop_supply=list(d["workshop_supply"]),
+            coronation_left=list(d["coronation_left"]),
+            pedestal_track=dict(d["pedestal_track"]),
+            tunnels_left=dict(d["tunnels_left"]),
+            halls_left=list(d["halls_left"]),
+            board=Board(
+                gates=dict(d["board"]["gates"]),
+                statues=dict(d["board"]["statues"]),
+                workshops=dict(d["board"]["workshops"]),
+            ),
+            turn=None
+            if d["turn"] is None
+            else Turn(**{**d["turn"], "flags": list(d["turn"]["flags"])}),
+            gate_seat=d["gate_seat"],
+            final_turns=d["final_turns"],
+            n_actions=d["n_actions"],
+        )
+
+    def clone(self) -> State:
+        return State.from_json(self.to_json())

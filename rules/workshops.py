@@ -1,0 +1,105 @@
+"""Workshops: one workshop per turn, used once per open entrance, each use its own
+conversion. Which sites a player may use and how often depends on the board
+(`rules.board.workshop_uses`)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rules.actions import UseWorkshop, format_bundle
+from rules.content import Conversion, load_content
+from rules.errors import IllegalActionError
+from rules.payment import available_tokens, gain, resolve_payment, spend
+from rules.resources import RESOURCE_BY_NAME, Resource
+from rules.state import State
+
+
+def conversion_bundles(conv: Conversion) -> tuple[tuple[Resource, ...], tuple[Resource, ...]]:
+    give = tuple(RESOURCE_BY_NAME[r] for r, n in conv.give.items() for _ in range(n))
+    get = tuple(RESOURCE_BY_NAME[r] for r, n in conv.get.items() for _ in range(n))
+    return give, get
+
+
+def match_conversion(workshop_id: str, action: UseWorkshop) -> Conversion:
+    """The workshop conversion an action performs, or an error naming the valid ones."""
+    workshop = load_content().workshop(workshop_id)
+    for conv in workshop.conversions:
+        give, get = conversion_bundles(conv)
+        if conv.move_from_troll:
+            if action.move is not None:
+                return conv
+            continue
+        if action.move is not None or Counter(action.get) != Counter(get):
+            continue
+        if conv.give_any:
+            if len(action.give) == conv.give_any:
+                return conv
+        elif Counter(action.give) == Counter(give):
+            return conv
+    raise IllegalActionError(
+        f"The {workshop.name} does not do that. {workshop.text}", "bad_conversion"
+    )
+
+
+def describe_conversion(conv: Conversion) -> str:
+    if conv.move_from_troll:
+        return "move"
+    give, get = conversion_bundles(conv)
+    left = f"any {conv.give_any}" if conv.give_any else format_bundle(give)
+    return f"{left}>{format_bundle(get)}"
+
+
+def apply_conversion(state: State, seat: int, workshop_id: str, action: UseWorkshop) -> None:
+    """Check and carry out one use of a workshop (not the turn or access checks)."""
+    conv = match_conversion(workshop_id, action)
+    name = load_content().workshop(workshop_id).name
+    if conv.move_from_troll:
+        assert action.move is not None
+        if Counter(available_tokens(state, seat))[action.move] <= 0:
+            raise IllegalActionError(
+                f"Your troll on {action.move.source} is not holding that"
+                f" {action.move.resource.value}.",
+                "not_owned",
+            )
+        spend(state, seat, [action.move])
+        gain(state, seat, [action.move.resource])
+        return
+    tokens = resolve_payment(
+        state,
+        seat,
+        action.give,
+        action.pay,
+        wild_carts_only=conv.wild_carts_only,
+        what=f"the {name}",
+    )
+    spend(state, seat, tokens)
+    gain(state, seat, action.get)
+
+
+def use_workshop(state: State, seat: int, action: UseWorkshop, allowed_uses: int) -> None:
+    """A use within the turn: one workshop per turn, at most `allowed_uses` times."""
+    turn = state.turn
+    assert turn is not None
+    workshop_id = state.board.workshops.get(action.site)
+    if workshop_id is None:
+        raise IllegalActionError(f"There is no workshop on {action.site}.", "no_workshop")
+    if turn.workshop is not None and turn.workshop != action.site:
+        raise IllegalActionError(
+            f"You already used the workshop on {turn.workshop} this turn; only one workshop"
+            " per turn.",
+            "one_workshop",
+        )
+    if allowed_uses <= 0:
+        raise IllegalActionError(
+            f"Your network does not touch an entrance of the workshop on {action.site}.",
+            "no_access",
+        )
+    if turn.workshop_uses >= allowed_uses:
+        raise IllegalActionError(
+            f"The workshop on {action.site} has {allowed_uses} open entrance"
+            f"{'s' if allowed_uses != 1 else ''}: you have used it that many times.",
+            "no_uses_left",
+        )
+    apply_conversion(state, seat, workshop_id, action)
+    turn.workshop = action.site
+    turn.workshop_uses += 1
