@@ -1,0 +1,107 @@
+"""`python -m rules`: self-play, replay and legal moves from the command line.
+
+    python -m rules selfplay --players 4 [--teams] [--side winter] --seed 1 [--out game.json]
+    python -m rules replay game.json
+    python -m rules legal game.json
+
+Errors in a record are reported as the action's index and the reason (exit status 1),
+never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rules import engine
+from rules.errors import RulesError
+from rules.game import Game, ReplayError, game_from_record
+from rules.legal import legal_actions
+from rules.scoring import final_outcome
+from rules.selfplay import play_random_game
+from rules.state import make_config
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m rules", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    sp = sub.add_parser("selfplay", help="play a whole game with random legal actions")
+    sp.add_argument("--players", type=int, required=True)
+    sp.add_argument("--teams", action="store_true")
+    sp.add_argument("--side", choices=("winter", "autumn"))
+    sp.add_argument("--workshops", choices=("random", "unique"), default="random")
+    sp.add_argument("--seed", type=int, required=True)
+    sp.add_argument("--out", type=Path, help="write the record here (default: stdout)")
+    rp = sub.add_parser("replay", help="replay a record and print the resulting state")
+    rp.add_argument("record", type=Path)
+    lg = sub.add_parser("legal", help="print the legal actions of the player to move")
+    lg.add_argument("record", type=Path)
+    args = parser.parse_args(argv)
+
+    try:
+        if args.command == "selfplay":
+            return _selfplay(args)
+        game = _load(args.record)
+        if args.command == "replay":
+            _print_json(_replay_summary(game))
+        else:
+            for seat in engine.seats_to_act(game.state):
+                for action in legal_actions(game.state, seat):
+                    print(f"{game.colour(seat)} {action}")
+        return 0
+    except ReplayError as exc:
+        print(f"error: action {exc.index}: {exc.cause}", file=sys.stderr)
+        return 1
+    except (RulesError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+
+
+def _selfplay(args: argparse.Namespace) -> int:
+    config = make_config(
+        players=args.players, teams=args.teams, side=args.side, workshops=args.workshops
+    )
+    game = play_random_game(config, args.seed)
+    text = game.record_json()
+    if args.out is not None:
+        args.out.write_text(text + "\n", encoding="utf-8")
+    else:
+        print(text)
+    return 0
+
+
+def _load(path: Path) -> Game:
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise RulesError(f"{path} is not valid JSON: {exc.msg} (line {exc.lineno})") from None
+    return game_from_record(record)
+
+
+def _replay_summary(game: Game) -> dict[str, Any]:
+    state = game.state
+    out: dict[str, Any] = {
+        "actions": len(game.moves),
+        "phase": state.phase,
+        "to_act": [game.colour(s) for s in engine.seats_to_act(state)],
+        "scores": {
+            " + ".join(game.colour(p.seat) for p in state.players if p.account == i): (
+                a.tunnel_honor + a.spell_honor
+            )
+            for i, a in enumerate(state.accounts)
+        },
+        "state": state.to_json(),
+    }
+    if state.phase == "over":
+        outcome = final_outcome(state)
+        out["final"] = outcome.to_json()
+        out["winner"] = [game.colour(s) for s in outcome.winning_seats]
+    return out
+
+
+def _print_json(data: Any) -> None:
+    json.dump(data, sys.stdout, indent=1)
+    sys.stdout.write("\n")
