@@ -8,6 +8,7 @@ autocomplete) can enumerate only the kind it needs.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 from itertools import combinations, combinations_with_replacement
 
 from rules import board, engine, workshops
@@ -193,14 +194,23 @@ def use_actions(state: State, seat: int) -> Iterator[Action]:
 def trade_actions(state: State, seat: int) -> Iterator[Action]:
     if not _in_turn(state, seat):
         return
-    rate = load_content().pieces.trade_rate
     counts = owned_counts(state, seat)
-    if sum(counts.values()) < rate:
+    if sum(counts.values()) < load_content().pieces.trade_rate:
         return
+    for needs, trades in _all_trades():
+        if all(counts[r] >= n for r, n in needs):
+            yield from trades
+
+
+@cache
+def _all_trades() -> list[tuple[tuple[tuple[Resource, int], ...], tuple[Trade, ...]]]:
+    """Every possible trade (built once): what it needs, and the trades themselves."""
+    rate = load_content().pieces.trade_rate
+    out = []
     for combo in combinations_with_replacement(RESOURCES, rate):
-        if all(counts[r] >= combo.count(r) for r in set(combo)):
-            for get in RESOURCES:
-                yield Trade(combo, get)
+        needs = tuple((r, combo.count(r)) for r in RESOURCES if r in combo)
+        out.append((needs, tuple(Trade(combo, get) for get in RESOURCES)))
+    return out
 
 
 def recruit_actions(state: State, seat: int) -> Iterator[Action]:
