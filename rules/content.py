@@ -113,10 +113,12 @@ class TurnFlagEffect(_Model):
 class TransmuteEffect(_Model):
     kind: Literal["transmute"]
     max: int = Field(ge=1)
+    neighbours_only: bool = False  # stone<->iron<->heartstone, one step
 
 
 class AwakenEffect(_Model):
     kind: Literal["awaken"]
+    cascade: bool = True
 
 
 class UnburdenEffect(_Model):
@@ -147,6 +149,7 @@ class DedicateEffect(_Model):
 
 class MoveStatueEffect(_Model):
     kind: Literal["move_statue"]
+    moves: int = Field(default=1, ge=1)
 
 
 SpellEffect = Annotated[

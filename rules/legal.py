@@ -39,7 +39,7 @@ from rules.horde import bribe_need, slot_at
 from rules.payment import available_tokens, owned_counts
 from rules.pyramid import ALL_HORDE_SLOTS, open_slots
 from rules.resources import MINERALS, RESOURCES, Clan, Resource
-from rules.spells import NONE, bundle_arg
+from rules.spells import NONE, bundle_arg, neighbour_minerals
 from rules.state import State
 
 KINDS = ("keep", "gate", "cast", "use", "trade", "recruit", "end")
@@ -125,7 +125,7 @@ def _spell_args(
     elif isinstance(effect, TransmuteEffect):
         for src in MINERALS:
             for dst in MINERALS:
-                if src == dst:
+                if src == dst or (effect.neighbours_only and not neighbour_minerals(src, dst)):
                     continue
                 for n in range(1, min(effect.max, counts[src]) + 1):
                     yield (f"{n if n > 1 else ''}{src.value}>{dst.value}",)

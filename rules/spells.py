@@ -3,7 +3,8 @@
     gain_choice    <bundle>            one of the listed options, e.g. `2iron`
     turn_flag      (none)              a rule change for the rest of this turn
     transmute      <n><from>><to>      e.g. `3stone>iron` (n up to the spell's max)
-    awaken         <slot>              e.g. `B2`: that troll and all beneath it activate
+    awaken         <slot>              e.g. `B2`: that troll activates (and, if the
+                                       spell says so, everything beneath it)
     unburden       <token@slot>...     up to the max, e.g. `coin@A1 fire-cart@B2`
     tribute        <horde slot>        e.g. `1.3`: take all its bribes
     take_pedestal  <clan>              e.g. `fire`
@@ -37,7 +38,7 @@ from rules.content import (
 from rules.errors import IllegalActionError, NotationError
 from rules.horde import refill, slot_at
 from rules.payment import available_tokens, gain, resolve_payment, spend
-from rules.pyramid import ALL_HORDE_SLOTS, cascade, new_troll
+from rules.pyramid import ALL_HORDE_SLOTS, activate, cascade, new_troll
 from rules.resources import MINERALS, RESOURCE_BY_NAME, Resource
 from rules.state import State
 
@@ -123,16 +124,21 @@ def _prepare(
             or RESOURCE_BY_NAME[to] not in MINERALS
             or RESOURCE_BY_NAME[to] == give[0]
             or len(give) > effect.max
+            or (effect.neighbours_only and not neighbour_minerals(give[0], RESOURCE_BY_NAME[to]))
         ):
-            raise _bad(name, f"change up to {effect.max} of one mineral into another mineral")
+            kind = "the neighbouring mineral" if effect.neighbours_only else "another mineral"
+            raise _bad(name, f"change up to {effect.max} of one mineral into {kind}")
         target = RESOURCE_BY_NAME[to]
         return list(give), [], lambda: gain(state, seat, [target] * len(give))
 
     if isinstance(effect, AwakenEffect):
         if len(args) != 1 or args[0] not in player.pyramid:
             raise _bad(name, "name a slot of your trollsmoot that holds a troll")
-        slot = args[0]
-        return [], [], lambda: cascade(player, slot)
+        chosen = player.pyramid[args[0]]
+        if effect.cascade:
+            slot = args[0]
+            return [], [], lambda: cascade(player, slot)
+        return [], [], lambda: activate(chosen)
 
     if isinstance(effect, UnburdenEffect):
         try:
@@ -204,6 +210,11 @@ def _prepare(
             " it with 'none' to spend the rune only",
         )
     raise AssertionError(f"unknown effect {effect!r}")  # pragma: no cover
+
+
+def neighbour_minerals(a: Resource, b: Resource) -> bool:
+    """Stone, iron and heartstone in a row: neighbours are one step apart."""
+    return abs(MINERALS.index(a) - MINERALS.index(b)) == 1
 
 
 def _check_held(state: State, seat: int, items: list[Pay]) -> None:
