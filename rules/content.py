@@ -14,8 +14,17 @@ from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
+from rules.grid import parse_cell
 from rules.resources import (
     CLAN_BY_NAME,
     RESOURCE_BY_NAME,
@@ -309,21 +318,83 @@ class GreatHallInfo(_Model):
 
 
 class StartPoint(_Model):
+    """A start point on the mountain's edge, marked with the player counts it serves."""
+
     id: str
     cell: str
-    players: int = Field(ge=2, le=5)
+    players: list[int] = Field(min_length=1)
 
 
 class BoardSide(_Model):
+    """One side of the board as a grid.
+
+    `tiers` has one string per row: `1`..`5` for the tiers from the outside in (dark
+    gray, gray, brown, orange, yellow), `H` for the Heart of the Mountain, `.` for
+    cells off the mountain. Statue spots are listed in clockwise order.
+    """
+
     id: str
     name: str
     players: list[int]
-    width: int = Field(ge=5)
-    height: int = Field(ge=5)
+    tiers: list[str] = Field(min_length=5)
     start_points: list[StartPoint]
-    # Filled by the board issue: tier map, rubble, buried resources, statue spots
-    # (clockwise order), workshop sites.
+    rubble: list[str] = Field(default_factory=list)
+    buried: dict[str, str] = Field(default_factory=dict)
     statue_spots: list[str] = Field(default_factory=list)
+    workshop_sites: list[str] = Field(default_factory=list)
+
+    @property
+    def width(self) -> int:
+        return len(self.tiers[0])
+
+    @property
+    def height(self) -> int:
+        return len(self.tiers)
+
+    def tier_at(self, cell: str) -> str:
+        x, y = parse_cell(cell)
+        return self.tiers[y][x]
+
+    @model_validator(mode="after")
+    def _check_board(self) -> BoardSide:
+        if len({len(row) for row in self.tiers}) != 1:
+            raise ValueError("tiers: every row must have the same length")
+        for row in self.tiers:
+            if set(row) - set("12345H."):
+                raise ValueError(f"tiers: row {row!r} may only hold 1-5, H and .")
+        seen: dict[str, str] = {}
+
+        def place(cell: str, what: str, *, shared_with: tuple[str, ...] = ()) -> None:
+            try:
+                x, y = parse_cell(cell)
+            except ValueError as exc:
+                raise ValueError(f"{what}: {exc}") from None
+            if not (0 <= y < self.height and 0 <= x < self.width):
+                raise ValueError(f"{what}: {cell} is off the board")
+            if self.tiers[y][x] not in "12345":
+                raise ValueError(f"{what}: {cell} is not on a tier of the mountain")
+            other = seen.get(cell)
+            if other is not None and other not in shared_with:
+                raise ValueError(f"{what}: {cell} is already used by {other}")
+            seen.setdefault(cell, what.split()[0])
+
+        for point in self.start_points:
+            place(point.cell, f"start_points {point.id}")
+            if self.tier_at(point.cell) != "1":
+                raise ValueError(f"start point {point.id} must be on the outer tier")
+        for cell in self.workshop_sites:
+            place(cell, "workshop_sites")
+        for cell in self.statue_spots:
+            place(cell, "statue_spots")
+        for cell, resource in self.buried.items():
+            if resource not in RESOURCE_BY_NAME:
+                raise ValueError(f"buried {cell}: unknown resource {resource!r}")
+            place(cell, "buried")
+        for cell in self.rubble:
+            place(cell, "rubble", shared_with=("statue_spots", "buried"))
+        if len(self.statue_spots) > 21:
+            raise ValueError("at most 21 statue spots (7 statues per clan)")
+        return self
 
 
 class Content(_Model):

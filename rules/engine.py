@@ -165,10 +165,10 @@ def _gate(state: State, seat: int, action: PlaceGate) -> None:
             f"There is no start point {action.point} on the {side.name.lower()}.", "no_such_point"
         )
     allowed = allowed_gate_counts(state)
-    if point.players not in allowed:
+    if not allowed & set(point.players):
         raise IllegalActionError(
-            f"Start point {point.id} is for {point.players} players; use one marked"
-            f" {' or '.join(map(str, sorted(allowed)))}.",
+            f"Start point {point.id} is for {' or '.join(map(str, point.players))} players;"
+            f" use one marked {' or '.join(map(str, sorted(allowed)))}.",
             "wrong_point",
         )
     taken_cells = {points[p].cell for p in state.board.gates}
@@ -186,15 +186,15 @@ def _gate(state: State, seat: int, action: PlaceGate) -> None:
 
 def allowed_gate_counts(state: State) -> set[int]:
     """Start-point numbers a gate may use now: the player count, or with 2 players any
-    number the side offers (both gates on matching numbers)."""
+    number the side offers, the second gate sharing a number with the first."""
     n = state.config.players
     if n != 2:
         return {n}
     side = load_content().board(state.config.board_side)
     if state.board.gates:
         first = next(iter(state.board.gates))
-        return {p.players for p in side.start_points if p.id == first}
-    return {p.players for p in side.start_points}
+        return {k for p in side.start_points if p.id == first for k in p.players}
+    return {k for p in side.start_points for k in p.players}
 
 
 # --- the turn -----------------------------------------------------------------------

@@ -84,7 +84,7 @@ def gate_actions(state: State, seat: int) -> Iterator[Action]:
     allowed = engine.allowed_gate_counts(state)
     taken = {p.cell for p in side.start_points if p.id in state.board.gates}
     for point in side.start_points:
-        if point.players in allowed and point.cell not in taken:
+        if allowed & set(point.players) and point.cell not in taken:
             yield PlaceGate(point.id)
 
 
