@@ -50,7 +50,8 @@ SOURCES: frozenset[str] = frozenset((*PYRAMID_SLOTS, STORE))
 _RESOURCE_ORDER = {r: i for i, r in enumerate(RESOURCES)}
 _BUNDLE_ITEM = re.compile(r"^(\d*)([a-z]+)$")
 _HORDE_SLOT = re.compile(r"^[1-3]\.[1-5]$")
-_WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._>+@-]*$")
+_WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._>+@*=-]*$")
+_CELL = re.compile(r"^[A-Z][1-9][0-9]?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,13 +191,110 @@ class Recruit:
         return f"recruit {self.horde} {self.slot}{ped}" + _pay_suffix(self.pay)
 
 
+def _cell_key(cell: str) -> tuple[int, int]:
+    return int(cell[1:]), ord(cell[0])
+
+
+def format_cells(cells: tuple[str, ...], mark: str | None) -> str:
+    """`("G7", "F7")`, mark `G7` -> `F7+G7*` (reading order; `*` marks an anchor/altar)."""
+    return "+".join(c + ("*" if c == mark else "") for c in sorted(cells, key=_cell_key))
+
+
+def parse_cells(text: str) -> tuple[tuple[str, ...], str | None]:
+    cells: list[str] = []
+    mark = None
+    for item in text.split("+"):
+        cell = item.removesuffix("*")
+        if not _CELL.match(cell):
+            raise NotationError(f"{item!r} is not a cell such as F7.")
+        if item.endswith("*"):
+            if mark is not None:
+                raise NotationError("Mark only one cell with '*'.")
+            mark = cell
+        cells.append(cell)
+    result = tuple(sorted(cells, key=_cell_key))
+    if len(set(result)) != len(result):
+        raise NotationError("A cell is listed twice.")
+    if format_cells(result, mark) != text:
+        raise NotationError(f"List the cells in reading order: {format_cells(result, mark)}.")
+    return result, mark
+
+
+@dataclass(frozen=True, slots=True)
+class Dig:
+    """Dig a tunnel: the tile's shape, the cells it covers (its anchor marked `*`), the
+    mineral paid, optionally a pedestal for the anchor and workshops established on
+    adjacent empty sites (`site=workshop`)."""
+
+    shape: str
+    cells: tuple[str, ...]
+    anchor: str | None
+    mineral: Resource
+    pedestal: Clan | None = None
+    workshops: tuple[tuple[str, str], ...] = ()
+    pay: Payment = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cells", tuple(sorted(self.cells, key=_cell_key)))
+        object.__setattr__(self, "workshops", tuple(sorted(self.workshops)))
+
+    def words(self) -> list[str]:
+        out = [self.shape, format_cells(self.cells, self.anchor), self.mineral.value]
+        if self.pedestal is not None:
+            out += ["pedestal", self.pedestal.value]
+        for site, workshop in self.workshops:
+            out += ["workshop", f"{site}={workshop}"]
+        return out
+
+    def __str__(self) -> str:
+        return " ".join(["dig", *self.words()]) + _pay_suffix(self.pay)
+
+
+@dataclass(frozen=True, slots=True)
+class DedicateHall:
+    """Lay a great hall over your own tunnels (its altar marked `*`)."""
+
+    hall: str
+    cells: tuple[str, ...]
+    altar: str | None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cells", tuple(sorted(self.cells, key=_cell_key)))
+
+    def __str__(self) -> str:
+        return f"hall {self.hall} {format_cells(self.cells, self.altar)}"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveStatue:
+    """Spend one cart to move a statue: `move F7>G9 pay fire-cart@B1`."""
+
+    origin: str
+    target: str
+    pay: Payment = None
+
+    def __str__(self) -> str:
+        return f"move {self.origin}>{self.target}" + _pay_suffix(self.pay)
+
+
 @dataclass(frozen=True, slots=True)
 class EndTurn:
     def __str__(self) -> str:
         return "end"
 
 
-Action: TypeAlias = Keep | PlaceGate | Cast | UseWorkshop | Trade | Recruit | EndTurn
+Action: TypeAlias = (
+    Keep
+    | PlaceGate
+    | Cast
+    | UseWorkshop
+    | Trade
+    | Recruit
+    | Dig
+    | DedicateHall
+    | MoveStatue
+    | EndTurn
+)
 
 ACTION_KINDS: dict[type, str] = {
     Keep: "keep",
@@ -205,6 +303,9 @@ ACTION_KINDS: dict[type, str] = {
     UseWorkshop: "use",
     Trade: "trade",
     Recruit: "recruit",
+    Dig: "dig",
+    DedicateHall: "hall",
+    MoveStatue: "move",
     EndTurn: "end",
 }
 
@@ -309,9 +410,64 @@ def parse_action(text: str) -> Action:
                 raise NotationError(f"{rest[2]!r} is not a pedestal clan (fire, ice or moon).")
             pedestal = clan
         return Recruit(rest[0], rest[1], pedestal, pay)
+    if verb == "dig":
+        rest, pay = _split_pay(rest)
+        return parse_dig_words(rest, pay)
+    if verb == "hall":
+        _expect(rest, 2, "hall <great hall> <cells, altar marked *>, e.g. hall trove F7+G7*+...")
+        cells, altar = parse_cells(rest[1])
+        return DedicateHall(rest[0], cells, altar)
+    if verb == "move":
+        rest, pay = _split_pay(rest)
+        _expect(rest, 1, "move <from>><to>, e.g. move F7>G8")
+        origin, sep, target = rest[0].partition(">")
+        if not sep or not _CELL.match(origin) or not _CELL.match(target):
+            raise NotationError("Write a statue move as from>to, e.g. move F7>G8.")
+        if pay is not None and len(pay) != 1:
+            raise NotationError("A statue move is paid with exactly one cart.")
+        return MoveStatue(origin, target, pay)
     if verb == "end":
         _expect(rest, 0, "end")
         return EndTurn()
     raise NotationError(
-        f"Unknown action {verb!r}; expected one of keep, gate, cast, use, trade, recruit, end."
+        f"Unknown action {verb!r}; expected one of keep, gate, cast, use, trade, recruit, dig,"
+        " hall, move, end."
     )
+
+
+def parse_dig_words(words: list[str], pay: Payment = None) -> Dig:
+    """The words of a dig after `dig` (also the arguments of Summon Rockeater)."""
+    usage = (
+        "dig <tile> <cells, anchor marked *> <mineral> [pedestal <clan>] [workshop <site>=<name>]"
+    )
+    if len(words) < 3:
+        raise NotationError(f"Expected: {usage}")
+    shape, cells_text, mineral_text, *more = words
+    cells, anchor = parse_cells(cells_text)
+    mineral = RESOURCE_BY_NAME.get(mineral_text)
+    if mineral is None or not mineral.is_mineral:
+        raise NotationError(f"{mineral_text!r} is not a mineral (stone, iron or heartstone).")
+    pedestal = None
+    sites: list[tuple[str, str]] = []
+    i = 0
+    while i < len(more):
+        if i + 1 >= len(more) or more[i] not in ("pedestal", "workshop"):
+            raise NotationError(f"Expected: {usage}")
+        key, value = more[i], more[i + 1]
+        if key == "pedestal":
+            clan = CLAN_BY_NAME.get(value)
+            if pedestal is not None or i != 0 or clan not in STATUE_CLANS:
+                raise NotationError("Name one pedestal clan (fire, ice or moon) before workshops.")
+            pedestal = clan
+        else:
+            site, sep, name = value.partition("=")
+            if not sep or not _CELL.match(site) or not name:
+                raise NotationError(
+                    "Write a workshop to establish as site=name, e.g. G6=toolforge."
+                )
+            sites.append((site, name))
+        i += 2
+    dig = Dig(shape, cells, anchor, mineral, pedestal, tuple(sites), pay)
+    if dig.workshops != tuple(sites) or len({s for s, _ in sites}) != len(sites):
+        raise NotationError("List each workshop site once, in order (e.g. F6 before G6).")
+    return dig

@@ -18,8 +18,11 @@ from rules import board, horde, spells, workshops
 from rules.actions import (
     Action,
     Cast,
+    DedicateHall,
+    Dig,
     EndTurn,
     Keep,
+    MoveStatue,
     PlaceGate,
     Recruit,
     Trade,
@@ -55,9 +58,9 @@ def apply(state: State, seat: int, action: Action) -> None:
             _step1(turn, "cast a spell")
             if turn.spell_cast:
                 raise IllegalActionError("You have already cast a spell this turn.", "one_spell")
-            before = (list(state.spell_deck), [s.spell for s in state.spellbook])
+            before = _hidden_piles(state)
             spells.cast(state, seat, action)
-            barrier = before != (state.spell_deck, [s.spell for s in state.spellbook])
+            barrier = before != _hidden_piles(state)
         elif isinstance(action, UseWorkshop):
             _step1(turn, "use a workshop")
             workshops.use_workshop(
@@ -73,6 +76,26 @@ def apply(state: State, seat: int, action: Action) -> None:
             turn.step = 3
             _after_recruit(state, seat)
             barrier = True
+        elif isinstance(action, Dig):
+            if turn.main_done or turn.step > 2:
+                raise IllegalActionError(
+                    "You have already recruited or dug this turn.", "step_done"
+                )
+            board.dig(state, seat, action)
+            turn.main_done = True
+            turn.step = 3
+        elif isinstance(action, DedicateHall):
+            _after_step2(state, seat, turn, "dedicate a great hall")
+            if turn.step > 3:
+                raise IllegalActionError(
+                    "Great halls come before moving statues, one per turn.", "out_of_order"
+                )
+            board.dedicate_hall(state, seat, action)
+            turn.step = 4
+        elif isinstance(action, MoveStatue):
+            _after_step2(state, seat, turn, "move statues")
+            board.move_statue(state, seat, action.origin, action.target, action.pay)
+            turn.step = 4
         elif isinstance(action, EndTurn):
             _end_turn(state, seat)
         else:  # pragma: no cover
@@ -85,7 +108,7 @@ def apply(state: State, seat: int, action: Action) -> None:
 def must_recruit_or_dig(state: State, seat: int) -> bool:
     """Whether step 2 still obliges this player to recruit or dig before ending."""
     turn = state.turn
-    if turn is None or turn.main_done:
+    if turn is None or turn.main_done or turn.step > 2:
         return False
     return can_recruit(state, seat) or board.can_dig(state, seat)
 
@@ -174,7 +197,7 @@ def _gate(state: State, seat: int, action: PlaceGate) -> None:
     taken_cells = {points[p].cell for p in state.board.gates}
     if action.point in state.board.gates or point.cell in taken_cells:
         raise IllegalActionError(f"Start point {point.id} already has a gate.", "point_taken")
-    state.board.gates[action.point] = seat
+    board.add_piece(state, "gate", action.point, seat, [point.cell])
     state.players[seat].gate = action.point
     if seat + 1 < len(state.players):
         state.gate_seat = seat + 1
@@ -215,6 +238,18 @@ def _step1(turn: Turn, what: str) -> None:
         raise IllegalActionError(
             f"Too late to {what}: spells and workshops come before recruiting or digging.",
             "out_of_order",
+        )
+
+
+def _hidden_piles(state: State) -> tuple[object, ...]:
+    """The face-down piles: any change means a card was revealed (an undo barrier)."""
+    return (*(tuple(d) for d in state.decks), tuple(state.spell_deck), len(state.bag))
+
+
+def _after_step2(state: State, seat: int, turn: Turn, what: str) -> None:
+    if not turn.main_done and must_recruit_or_dig(state, seat):
+        raise IllegalActionError(
+            f"Recruit a troll or dig a tunnel first; then you may {what}.", "out_of_order"
         )
 
 

@@ -18,6 +18,7 @@ from rules.actions import (
     Cast,
     EndTurn,
     Keep,
+    MoveStatue,
     PlaceGate,
     Recruit,
     Trade,
@@ -25,8 +26,11 @@ from rules.actions import (
 )
 from rules.content import (
     AwakenEffect,
+    DedicateEffect,
+    DigEffect,
     ExaltEffect,
     GainChoiceEffect,
+    MoveStatueEffect,
     TakePedestalEffect,
     TransmuteEffect,
     TributeEffect,
@@ -42,7 +46,7 @@ from rules.resources import MINERALS, RESOURCES, Clan, Resource
 from rules.spells import NONE, bundle_arg, neighbour_minerals
 from rules.state import State
 
-KINDS = ("keep", "gate", "cast", "use", "trade", "recruit", "end")
+KINDS = ("keep", "gate", "cast", "use", "trade", "recruit", "dig", "hall", "move", "end")
 
 
 def legal_actions(state: State, seat: int | None = None, kind: str | None = None) -> list[Action]:
@@ -102,12 +106,22 @@ def cast_actions(state: State, seat: int) -> Iterator[Action]:
     counts = owned_counts(state, seat)
     if counts[Resource.RUNE] < 1:
         return
-    content = load_content()
     for slot in state.spellbook:
-        spell = content.spell(slot.spell)
-        for args in _spell_args(state, seat, spell.effect, counts):
-            yield Cast(spell.id, args)
-        yield Cast(spell.id, (NONE,))
+        yield from cast_actions_for(state, seat, slot.spell, counts)
+
+
+def cast_actions_for(
+    state: State, seat: int, spell_id: str, counts: dict[Resource, int] | None = None
+) -> Iterator[Action]:
+    """The legal ways to cast one spell of the spellbook (`none` last)."""
+    if counts is None:
+        counts = owned_counts(state, seat)
+    if counts[Resource.RUNE] < 1:
+        return
+    spell = load_content().spell(spell_id)
+    for args in _spell_args(state, seat, spell.effect, counts):
+        yield Cast(spell.id, args)
+    yield Cast(spell.id, (NONE,))
 
 
 def _spell_args(
@@ -162,7 +176,39 @@ def _spell_args(
                 card = slot_at(state, hs).card
                 if card is not None and content.trolls[card].level == 3:
                     yield (slot, hs)
-    # board spells (dig, dedicate, move_statue): only `none` until the board exists
+    elif isinstance(effect, DigEffect):
+        for dig in board.dig_actions(state, seat):
+            yield tuple(dig.words())
+    elif isinstance(effect, DedicateEffect):
+        for cell in board.movable_statues(state, seat):
+            try:
+                board.dedication_value(state, seat, cell, effect.forbidden_tiers)
+            except RulesError:
+                continue
+            yield (cell,)
+    elif isinstance(effect, MoveStatueEffect):
+        yield from _statue_paths(state, seat, effect.moves)
+
+
+def _statue_paths(state: State, seat: int, max_moves: int) -> Iterator[tuple[str, ...]]:
+    """Free statue moves (Mountain Path): one statue, 1 to `max_moves` steps."""
+    statues = state.board.statues
+
+    def walk(cell: str, path: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
+        for target in board.statue_moves(state, seat, cell):
+            step = (*path, f"{cell}>{target}")
+            yield step
+            if len(step) < max_moves:
+                clan = statues.pop(cell)
+                statues[target] = clan
+                try:
+                    yield from walk(target, step)
+                finally:
+                    del statues[target]
+                    statues[cell] = clan
+
+    for origin in board.movable_statues(state, seat):
+        yield from walk(origin, ())
 
 
 def use_actions(state: State, seat: int) -> Iterator[Action]:
@@ -242,6 +288,39 @@ def recruit_actions(state: State, seat: int) -> Iterator[Action]:
                 yield Recruit(hs, slot, ped)
 
 
+def _main_step(state: State, seat: int) -> bool:
+    turn = state.turn
+    return turn is not None and not turn.main_done and turn.step <= 2
+
+
+def _after_step2(state: State, seat: int, max_step: int) -> bool:
+    turn = state.turn
+    if turn is None or turn.step > max_step:
+        return False
+    return turn.main_done or not engine.must_recruit_or_dig(state, seat)
+
+
+def dig_actions(state: State, seat: int) -> Iterator[Action]:
+    if _in_turn(state, seat) and _main_step(state, seat):
+        yield from board.dig_actions(state, seat)
+
+
+def hall_actions(state: State, seat: int) -> Iterator[Action]:
+    if _in_turn(state, seat) and _after_step2(state, seat, 3):
+        yield from board.hall_placements(state, seat)
+
+
+def move_actions(state: State, seat: int) -> Iterator[Action]:
+    if not (_in_turn(state, seat) and _after_step2(state, seat, 4)):
+        return
+    for origin in board.movable_statues(state, seat):
+        clan = state.board.statues[origin]
+        if not board.cart_tokens(state, seat, clan):
+            continue
+        for target in board.statue_moves(state, seat, origin):
+            yield MoveStatue(origin, target)
+
+
 def end_actions(state: State, seat: int) -> Iterator[Action]:
     if _in_turn(state, seat) and not engine.must_recruit_or_dig(state, seat):
         yield EndTurn()
@@ -263,5 +342,8 @@ _GENERATORS = {
     "use": use_actions,
     "trade": trade_actions,
     "recruit": recruit_actions,
+    "dig": dig_actions,
+    "hall": hall_actions,
+    "move": move_actions,
     "end": end_actions,
 }

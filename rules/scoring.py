@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from rules.board import board_scores
 from rules.content import load_content
 from rules.payment import owned_counts
 from rules.resources import RESOURCES, Resource
@@ -117,6 +118,7 @@ def final_outcome(state: State) -> Outcome:
         for _ in seats[1:]:
             for name, n in account.storage.items():
                 counts[Resource(name)] -= n
+        halls, statues = board_scores(state, seats)
         lines.append(
             Breakdown(
                 account=index,
@@ -128,8 +130,8 @@ def final_outcome(state: State) -> Outcome:
                 sets=best_leftover_sets(
                     counts, tables.leftover_set_size, content.pieces.trade_rate
                 ),
-                halls=0,
-                statues=0,
+                halls=halls,
+                statues=statues,
             )
         )
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from rules import engine
-from rules.actions import Action
+from rules import board, engine
+from rules.actions import Action, Cast, Dig
 from rules.game import Game, Move
-from rules.legal import legal_actions, legal_kinds
+from rules.legal import cast_actions_for, legal_actions, legal_kinds
 from rules.state import GameConfig, State
 
 MAX_ACTIONS = 20_000
@@ -22,7 +22,40 @@ MAX_ACTIONS = 20_000
 def random_action(state: State, seat: int, rng: random.Random) -> Action:
     kinds = legal_kinds(state, seat)
     kind = rng.choice(kinds)
+    if kind == "dig":
+        dig = random_dig(state, seat, rng)
+        if dig is not None:
+            return dig
+    if kind == "cast":
+        return random_cast(state, seat, rng)
     return rng.choice(legal_actions(state, seat, kind))
+
+
+def random_dig(state: State, seat: int, rng: random.Random) -> Dig | None:
+    """A random legal dig: a random placement among those that have any legal option,
+    then one of its options (so the many workshop combinations do not skew it)."""
+    places = list(board.placements(state, seat))
+    rng.shuffle(places)
+    for place in places:
+        options = list(board.dig_options(state, seat, place))
+        if options:
+            return rng.choice(options)
+    return None
+
+
+def random_cast(state: State, seat: int, rng: random.Random) -> Action:
+    """A random spell from the spellbook, then a random legal way to cast it."""
+    spells = [s.spell for s in state.spellbook]
+    rng.shuffle(spells)
+    for spell in spells:
+        if spell == "summon-rockeater" and rng.random() < 0.9:
+            dig = random_dig(state, seat, rng)
+            if dig is not None:
+                return Cast(spell, tuple(dig.words()))
+        options = list(cast_actions_for(state, seat, spell))
+        if options:
+            return rng.choice(options)
+    raise AssertionError("cast was a legal kind but no spell can be cast")  # pragma: no cover
 
 
 def play_random_game(

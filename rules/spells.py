@@ -17,10 +17,22 @@ effect (allowed by the rules); an effect is never carried out in part.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 
-from rules.actions import PYRAMID_SLOTS, Cast, Pay, format_bundle, parse_bundle, parse_pay_item
+from rules import board
+from rules.actions import (
+    PYRAMID_SLOTS,
+    Cast,
+    Pay,
+    Payment,
+    format_bundle,
+    parse_bundle,
+    parse_dig_words,
+    parse_pay_item,
+)
 from rules.content import (
     AwakenEffect,
     DedicateEffect,
@@ -63,11 +75,14 @@ def cast(state: State, seat: int, action: Cast) -> None:
     turn = state.turn
     assert turn is not None
     extra_need, reserved, apply_effect = _prepare(state, seat, action, spell.effect, spell.name)
+    pay = action.pay
+    if isinstance(spell.effect, DigEffect) and action.args != (NONE,):
+        pay = _split_rune(pay)[0]  # the rest of the payment is the dig's
     tokens = resolve_payment(
         state,
         seat,
         [Resource.RUNE, *extra_need],
-        action.pay,
+        pay,
         what=f"casting {spell.name}",
         reserved=reserved,
     )
@@ -203,13 +218,57 @@ def _prepare(
 
         return [], [], exalt
 
-    if isinstance(effect, DigEffect | DedicateEffect | MoveStatueEffect):
-        raise _bad(
-            name,
-            "its effect needs the mountain board, which is not in play yet; cast"
-            " it with 'none' to spend the rune only",
-        )
+    if isinstance(effect, DigEffect):
+        try:
+            dig = parse_dig_words(list(args))
+        except NotationError as exc:
+            raise _bad(name, f"describe the tunnel as for dig ({exc.message})") from None
+        rune_pay, dig_pay = _split_rune(action.pay)
+        dig = replace(dig, pay=dig_pay)
+        # check the whole dig on a copy first, so a refused dig spends nothing
+        probe = state.clone()
+        spend(probe, seat, resolve_payment(probe, seat, [Resource.RUNE], rune_pay))
+        board.dig(probe, seat, dig)
+        return [], [], lambda: board.dig(state, seat, dig)
+
+    if isinstance(effect, DedicateEffect):
+        if len(args) != 1:
+            raise _bad(name, "name the cell of one of your statues, e.g. F7")
+        honor = board.dedication_value(state, seat, args[0], effect.forbidden_tiers)
+
+        def dedicate() -> None:
+            account.spell_honor += honor
+
+        return [], [], dedicate
+
+    if isinstance(effect, MoveStatueEffect):
+        moves = [a.partition(">") for a in args]
+        if not 1 <= len(moves) <= effect.moves or any(not sep for _, sep, _ in moves):
+            raise _bad(name, f"give 1 to {effect.moves} moves of one statue, e.g. F7>G8 G8>H8")
+        for (_, _, to), (frm, _, _) in itertools.pairwise(moves):
+            if frm != to:
+                raise _bad(name, "every move continues with the same statue")
+        probe = state.clone()
+        for frm, _, to in moves:
+            board.move_statue(probe, seat, frm, to, None, free=True)
+
+        def path() -> None:
+            for frm, _, to in moves:
+                board.move_statue(state, seat, frm, to, None, free=True)
+
+        return [], [], path
     raise AssertionError(f"unknown effect {effect!r}")  # pragma: no cover
+
+
+def _split_rune(pay: Payment) -> tuple[Payment, Payment]:
+    """Summon Rockeater's payment: the first rune named pays the spell, the rest the dig."""
+    if pay is None:
+        return None, None
+    for i, item in enumerate(pay):
+        if item.resource == Resource.RUNE:
+            rest = pay[:i] + pay[i + 1 :]
+            return (item,), (rest or None)
+    raise IllegalActionError("Name the rune that pays for the spell.", "wrong_payment")
 
 
 def neighbour_minerals(a: Resource, b: Resource) -> bool:

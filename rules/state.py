@@ -156,13 +156,37 @@ class Turn:
 
 
 @dataclass
-class Board:
-    """What lies on the mountain. The board issue adds tunnels, halls and workshops;
-    for now it holds gates and the statues placed at setup."""
+class Piece:
+    """Something laid on the mountain that can be part of a network: a gate, a tunnel
+    (a tile, or the part of one left uncovered by a great hall) or a great hall."""
 
-    gates: dict[str, int] = field(default_factory=dict)  # start point -> seat
+    id: int
+    kind: Literal["gate", "tunnel", "hall"]
+    name: str  # start point, tile shape or hall id
+    seat: int  # who laid it (ownership comes from the network it belongs to)
+    cells: list[str]
+    mineral: str | None = None
+    anchor: str | None = None
+    pedestal: str | None = None  # clan of the pedestal on the anchor
+    altar: str | None = None
+
+
+@dataclass
+class Board:
+    """What lies on the mountain: pieces, statues (unearthed once a piece covers their
+    cell) and established workshops. Rubble and buried resources are board data: they
+    count as gone once a piece covers their cell."""
+
+    pieces: list[Piece] = field(default_factory=list)
     statues: dict[str, str] = field(default_factory=dict)  # cell -> clan
     workshops: dict[str, str] = field(default_factory=dict)  # site -> workshop id
+    next_id: int = 0
+    lost_pedestals: int = 0  # pedestals removed from the game under great halls
+
+    @property
+    def gates(self) -> dict[str, int]:
+        """Start point -> seat, for every gate placed."""
+        return {p.name: p.seat for p in self.pieces if p.kind == "gate"}
 
 
 @dataclass
@@ -250,9 +274,14 @@ class State:
             tunnels_left=dict(d["tunnels_left"]),
             halls_left=list(d["halls_left"]),
             board=Board(
-                gates=dict(d["board"]["gates"]),
+                pieces=[
+                    Piece(**{**piece, "cells": list(piece["cells"])})
+                    for piece in d["board"]["pieces"]
+                ],
                 statues=dict(d["board"]["statues"]),
                 workshops=dict(d["board"]["workshops"]),
+                next_id=d["board"]["next_id"],
+                lost_pedestals=d["board"]["lost_pedestals"],
             ),
             turn=None
             if d["turn"] is None

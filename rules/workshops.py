@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rules.actions import UseWorkshop, format_bundle
+from rules.actions import PYRAMID_SLOTS, UseWorkshop, format_bundle
 from rules.content import Conversion, load_content
 from rules.errors import IllegalActionError
 from rules.payment import available_tokens, gain, resolve_payment, spend
@@ -55,6 +55,11 @@ def apply_conversion(state: State, seat: int, workshop_id: str, action: UseWorks
     name = load_content().workshop(workshop_id).name
     if conv.move_from_troll:
         assert action.move is not None
+        if action.move.source not in PYRAMID_SLOTS:
+            raise IllegalActionError(
+                f"The {name} moves a resource from one of your trolls, not from storage.",
+                "not_from_troll",
+            )
         if Counter(available_tokens(state, seat))[action.move] <= 0:
             raise IllegalActionError(
                 f"Your troll on {action.move.source} is not holding that"

@@ -16,7 +16,7 @@ from rules import board
 from rules.actions import PYRAMID_SLOTS, Action
 from rules.content import TrollCard, load_content
 from rules.game import Game
-from rules.legal import legal_actions
+from rules.legal import KINDS, legal_actions
 from rules.pyramid import horde_position
 from rules.resources import Resource, symbol_name
 from rules.state import State, Troll
@@ -77,10 +77,13 @@ def put_troll(
     return troll
 
 
-def fill_pyramid(state: State, seat: int, count: int, held: bool = False) -> None:
-    """Fill the pyramid in slot order (A1..D1) up to `count` trolls with level-1 cards."""
+def fill_pyramid(
+    state: State, seat: int, count: int, held: bool = False, card: str | None = None
+) -> None:
+    """Fill the pyramid in slot order (A1..D1) up to `count` trolls with level-1 cards
+    (all `card` if given)."""
     pyramid = state.players[seat].pyramid
-    filler = cards(1)
+    filler = [card] if card is not None else cards(1)
     for slot in PYRAMID_SLOTS:
         if len(pyramid) >= count:
             break
@@ -144,13 +147,15 @@ def open_workshop(
 
 
 def finish_turn(game: Game) -> int:
-    """End the current turn (recruiting the first legal troll first if the player must).
-    Returns the seat whose turn it was."""
+    """End the current turn (first recruiting, or digging, with the first legal action
+    if the player must). Returns the seat whose turn it was."""
     state = game.state
     seat = state.current_seat
     assert seat is not None
     if not legal_actions(state, seat, "end"):
-        game.play(seat, first_legal(state, seat, "recruit"))
+        main = [k for k in ("recruit", "dig") if k in KINDS and legal_actions(state, seat, k)]
+        assert main, f"seat {seat} can neither end nor recruit nor dig"
+        game.play(seat, first_legal(state, seat, main[0]))
     game.play(seat, "end")
     return seat
 

@@ -11,6 +11,7 @@ import pytest
 from rules.actions import PYRAMID_SLOTS, Action
 from rules.content import load_content
 from rules.game import game_from_record
+from rules.mountain import geo, networks
 from rules.pyramid import below
 from rules.selfplay import play_random_game
 from rules.state import GameConfig, State, make_config
@@ -60,7 +61,10 @@ def check_invariants(state: State) -> None:
     # pedestals: bag + on horde trolls + in storages (+ on the board later) = 18
     pedestals = len(state.bag) + sum(1 for row in state.horde for hs in row if hs.pedestal)
     pedestals += sum(sum(a.pedestals.values()) for a in state.accounts)
+    pedestals += sum(1 for p in state.board.pieces if p.pedestal is not None)
+    pedestals += state.board.lost_pedestals
     assert pedestals == 3 * pieces.pedestals_per_clan
+    check_board(state)
     # spells: each of the 17 exactly once between spellbook and deck
     spells = [s.spell for s in state.spellbook] + state.spell_deck
     assert sorted(spells) == sorted(s.id for s in content.spells)
@@ -79,6 +83,38 @@ def check_invariants(state: State) -> None:
     assert held_tokens + on_track == 15
 
 
+def check_board(state: State) -> None:
+    content = load_content()
+    g = geo(state)
+    nets = networks(state)
+    seen = 0
+    for piece in state.board.pieces:
+        mask = g.mask(piece.cells)
+        assert not mask & seen, f"piece {piece.id} overlaps another"
+        assert not mask & (g.heart | g.sites), "a piece covers the Heart or a workshop site"
+        assert mask & g.area == mask
+        seen |= mask
+    # networks of players who are not partners never touch along an edge
+    for a, mask_a in nets.own.items():
+        for b, mask_b in nets.own.items():
+            pa, pb = state.players[a], state.players[b]
+            partners = pa.team is not None and pa.team == pb.team
+            if a != b and not partners:
+                assert not g.spread(mask_a) & mask_b, f"{pa.colour} touches {pb.colour}"
+    # statues are never lost or duplicated, and stand on the mountain
+    spots = content.board(state.config.board_side).statue_spots
+    assert len(state.board.statues) == min(len(spots), 3 * content.pieces.statues_per_clan)
+    assert all(c in g.bits for c in state.board.statues)
+    # workshops: established ones left the supply, on sites
+    assert all((1 << g.bit(s)) & g.sites for s in state.board.workshops)
+    # pedestal point tokens taken match pedestals laid (or lost under halls)
+    taken = sum(1 for v in state.pedestal_track.values() if v is None)
+    laid = sum(1 for p in state.board.pieces if p.pedestal is not None)
+    assert taken == laid + state.board.lost_pedestals
+    for tile in content.tunnels:
+        assert 0 <= state.tunnels_left[tile.id] <= tile.count
+
+
 @pytest.mark.parametrize("mode", sorted(MODES))
 @pytest.mark.parametrize("block", range(5))
 def test_random_playouts_reach_the_end_and_replay_identically(mode: str, block: int) -> None:
@@ -93,7 +129,22 @@ def test_random_playouts_reach_the_end_and_replay_identically(mode: str, block: 
 
         game = play_random_game(config, seed, on_action=check)
         assert game.state.phase == "over"
-        assert game.outcome is not None
+        outcome = game.outcome
+        assert outcome is not None
+        for line, account in zip(outcome.breakdowns, game.state.accounts, strict=True):
+            assert line.tunnels + line.spells == account.tunnel_honor + account.spell_honor
+            assert line.total == sum(
+                getattr(line, k)
+                for k in (
+                    "tunnels",
+                    "spells",
+                    "coronation",
+                    "pedestals",
+                    "sets",
+                    "halls",
+                    "statues",
+                )
+            )
         assert seen["Recruit"] > 0 and seen["EndTurn"] > 0
         # the record replays to the identical state
         record = json.loads(json.dumps(game.record()))

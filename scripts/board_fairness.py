@@ -1,0 +1,323 @@
+"""Fairness figures for the board sides in rules/data/boards.json.
+
+Run from the repository root: `.venv/bin/python scripts/board_fairness.py`.
+
+For each side and each player count it serves, every mountain cell (the Heart
+excluded) goes to its nearest start point in use: shortest path over mountain cells
+with 4-neighbour steps, a tie split evenly between the tied points. Each start point
+then gets the cells it owns per tier and the rubble, buried resources, statue spots
+and workshop sites on them, plus its own distance to the Heart. Two players may use
+any two start points sharing a number, so every such pair is a configuration of its
+own. The output is plain text and deterministic (it only reads rules/data).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rules.content import BoardSide, StartPoint, load_content
+from rules.grid import Cell, cell_name, neighbours, parse_cell
+
+TIERS = "12345"
+HEART = "H"
+# Worth of a buried resource in the fairness sums (minerals by their tunnel value).
+BURIED_VALUE: dict[str, float] = {"stone": 1.0, "iron": 1.5, "heartstone": 2.0}
+OTHER_BURIED_VALUE = 1.0
+# Map letters for buried resources (lower case; upper case when under rubble).
+BURIED_LETTER: dict[str, str] = {
+    "stone": "s",
+    "iron": "i",
+    "heartstone": "h",
+    "coin": "c",
+    "cart": "k",
+    "hammer": "m",
+    "rune": "r",
+}
+
+Owners = dict[Cell, dict[str, float]]
+
+
+def buried_value(resource: str) -> float:
+    return BURIED_VALUE.get(resource, OTHER_BURIED_VALUE)
+
+
+def on_mountain(tiers: Sequence[str], cell: Cell) -> bool:
+    x, y = cell
+    return 0 <= y < len(tiers) and 0 <= x < len(tiers[0]) and tiers[y][x] in TIERS
+
+
+def mountain_cells(tiers: Sequence[str]) -> list[Cell]:
+    return [(x, y) for y, row in enumerate(tiers) for x, ch in enumerate(row) if ch in TIERS]
+
+
+def distances(tiers: Sequence[str], source: Cell) -> dict[Cell, int]:
+    """Steps from `source` to every mountain cell (4-neighbour, never through the Heart)."""
+    dist = {source: 0}
+    queue = deque([source])
+    while queue:
+        cell = queue.popleft()
+        for nxt in neighbours(cell):
+            if nxt not in dist and on_mountain(tiers, nxt):
+                dist[nxt] = dist[cell] + 1
+                queue.append(nxt)
+    return dist
+
+
+def heart_distance(tiers: Sequence[str], source: Cell) -> int:
+    """Steps from `source` into the Heart: one more than the path to a cell beside it."""
+    best = -1
+    for cell, steps in distances(tiers, source).items():
+        x, y = cell
+        beside = any(
+            0 <= ny < len(tiers) and 0 <= nx < len(tiers[0]) and tiers[ny][nx] == HEART
+            for nx, ny in neighbours((x, y))
+        )
+        if beside and (best < 0 or steps + 1 < best):
+            best = steps + 1
+    return best
+
+
+def ownership(tiers: Sequence[str], points: Sequence[tuple[str, Cell]]) -> Owners:
+    """Each mountain cell's share per start point id (nearest point; ties split evenly)."""
+    maps = [(pid, distances(tiers, cell)) for pid, cell in points]
+    owners: Owners = {}
+    for cell in mountain_cells(tiers):
+        reach = [(dist[cell], pid) for pid, dist in maps if cell in dist]
+        if not reach:
+            continue
+        nearest = min(steps for steps, _ in reach)
+        tied = [pid for steps, pid in reach if steps == nearest]
+        owners[cell] = {pid: 1 / len(tied) for pid in tied}
+    return owners
+
+
+def configurations(side: BoardSide) -> list[tuple[str, list[StartPoint]]]:
+    """Every set of start points a game can use: per player count, and for two players
+    every pair of points sharing a number."""
+    configs: list[tuple[str, list[StartPoint]]] = []
+    for count in sorted(side.players):
+        if count != 2:
+            used = [p for p in side.start_points if count in p.players]
+            configs.append((f"{count}p", used))
+    if 2 in side.players:
+        seen: set[tuple[str, str]] = set()
+        for a, b in combinations(side.start_points, 2):
+            if set(a.players) & set(b.players) and (a.id, b.id) not in seen:
+                seen.add((a.id, b.id))
+                configs.append((f"2p {a.id}+{b.id}", [a, b]))
+    return configs
+
+
+@dataclass
+class Share:
+    """What one start point owns in one configuration."""
+
+    tiers: list[float] = field(default_factory=lambda: [0.0] * len(TIERS))
+    rubble: float = 0.0
+    buried: float = 0.0
+    buried_value: float = 0.0
+    statues: float = 0.0
+    statue_value: float = 0.0
+    workshops: float = 0.0
+    heart: int = 0
+
+    def row(self) -> list[float]:
+        return [
+            *self.tiers,
+            self.rubble,
+            self.buried,
+            self.buried_value,
+            self.statues,
+            self.statue_value,
+            self.workshops,
+            float(self.heart),
+        ]
+
+
+COLUMNS: tuple[str, ...] = (
+    "t1",
+    "t2",
+    "t3",
+    "t4",
+    "t5",
+    "rubble",
+    "buried",
+    "b.val",
+    "statue",
+    "s.val",
+    "wshop",
+    "heart",
+)
+
+
+def tally(
+    tiers: Sequence[str],
+    points: Sequence[tuple[str, Cell]],
+    owners: Owners,
+    *,
+    rubble: Iterable[Cell],
+    buried: Mapping[Cell, str],
+    statue_spots: Iterable[Cell],
+    workshop_sites: Iterable[Cell],
+    statue_values: Sequence[int],
+) -> dict[str, Share]:
+    shares = {pid: Share() for pid, _ in points}
+
+    def add(cells: Iterable[Cell], put: str, weigh: Mapping[Cell, float] | None = None) -> None:
+        for cell in cells:
+            for pid, part in owners.get(cell, {}).items():
+                share = shares[pid]
+                amount = part * (weigh[cell] if weigh is not None else 1.0)
+                setattr(share, put, getattr(share, put) + amount)
+
+    for cell, parts in owners.items():
+        tier = int(tiers[cell[1]][cell[0]])
+        for pid, part in parts.items():
+            shares[pid].tiers[tier - 1] += part
+    statue_cells = list(statue_spots)
+    add(rubble, "rubble")
+    add(buried, "buried")
+    add(buried, "buried_value", {c: buried_value(r) for c, r in buried.items()})
+    add(statue_cells, "statues")
+    add(
+        statue_cells,
+        "statue_value",
+        {c: float(statue_values[int(tiers[c[1]][c[0]]) - 1]) for c in statue_cells},
+    )
+    add(workshop_sites, "workshops")
+    for pid, cell in points:
+        shares[pid].heart = heart_distance(tiers, cell)
+    return shares
+
+
+def side_shares(side: BoardSide, points: Sequence[StartPoint]) -> dict[str, Share]:
+    cells = [(p.id, parse_cell(p.cell)) for p in points]
+    return tally(
+        side.tiers,
+        cells,
+        ownership(side.tiers, cells),
+        rubble=[parse_cell(c) for c in side.rubble],
+        buried={parse_cell(c): r for c, r in side.buried.items()},
+        statue_spots=[parse_cell(c) for c in side.statue_spots],
+        workshop_sites=[parse_cell(c) for c in side.workshop_sites],
+        statue_values=load_content().tables.statue_values,
+    )
+
+
+def spreads(shares: Mapping[str, Share]) -> list[float]:
+    rows = [share.row() for share in shares.values()]
+    return [max(column) - min(column) for column in zip(*rows, strict=True)]
+
+
+def _number(value: float) -> str:
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return text if text != "-0" else "0"
+
+
+def print_table(label: str, shares: Mapping[str, Share]) -> None:
+    print(f"-- {label}")
+    print(f"{'point':<7}" + "".join(f"{name:>7}" for name in COLUMNS))
+    for pid, share in shares.items():
+        print(f"{pid:<7}" + "".join(f"{_number(v):>7}" for v in share.row()))
+    print(f"{'spread':<7}" + "".join(f"{_number(v):>7}" for v in spreads(shares)))
+
+
+def feature_char(side: BoardSide, cell: str, points: Mapping[str, str]) -> str:
+    if cell in points:
+        return points[cell]
+    rubble = cell in side.rubble
+    if cell in side.workshop_sites:
+        return "W"
+    if cell in side.statue_spots:
+        return "&" if rubble else "*"
+    if cell in side.buried:
+        letter = BURIED_LETTER.get(side.buried[cell], "?")
+        return letter.upper() if rubble else letter
+    return "x" if rubble else "."
+
+
+def print_map(side: BoardSide) -> None:
+    """Tiers on the left, features on the right; two characters per cell."""
+    points = {p.cell: p.id[1:] for p in side.start_points}
+    header = "   " + "".join(f" {cell_name((x, 0))[0]}" for x in range(side.width))
+    print(f"{header}    {header}")
+    for y, row in enumerate(side.tiers):
+        left = "".join(f" {ch if ch in TIERS + HEART else ' '}" for ch in row)
+        right = ""
+        for x, ch in enumerate(row):
+            name = cell_name((x, y))
+            right += " " + (ch if ch in HEART + "." else feature_char(side, name, points))
+        print(f"{y + 1:>3}{left}    {y + 1:>3}{_blank_off(right, row)}")
+    print(
+        "left: tiers 1-5 (outside in), H the Heart. right: digits = start points (W1 -> 1),"
+        " * statue spot, & statue spot under rubble, W workshop site, x rubble,"
+        " s i h c k m r buried stone iron heartstone coin cart hammer rune"
+        " (upper case: under rubble), . empty mountain cell"
+    )
+
+
+def _blank_off(text: str, row: str) -> str:
+    chars = list(text)
+    for x, ch in enumerate(row):
+        if ch not in TIERS + HEART:
+            chars[2 * x + 1] = " "
+    return "".join(chars)
+
+
+def reach_line(side: BoardSide) -> None:
+    """Steps from each start point to its nearest statue spot, workshop site and rubble."""
+    print("reach (steps from the start point to the nearest statue spot / workshop site / rubble):")
+    parts = []
+    for point in side.start_points:
+        dist = distances(side.tiers, parse_cell(point.cell))
+
+        def nearest(cells: Iterable[str], dist: dict[Cell, int] = dist) -> str:
+            steps = [dist[parse_cell(c)] for c in cells if parse_cell(c) in dist]
+            return str(min(steps)) if steps else "-"
+
+        parts.append(
+            f"{point.id} {nearest(side.statue_spots)}/{nearest(side.workshop_sites)}"
+            f"/{nearest(side.rubble)}"
+        )
+    print("  " + "  ".join(parts))
+
+
+def print_side(side: BoardSide) -> None:
+    tier_counts = [sum(row.count(t) for row in side.tiers) for t in TIERS]
+    print(f"== {side.name} ({side.id}): {side.width}x{side.height}, players {side.players}")
+    print(
+        f"cells per tier 1-5: {tier_counts} (mountain {sum(tier_counts)});"
+        f" rubble {len(side.rubble)}, buried {len(side.buried)},"
+        f" statue spots {len(side.statue_spots)}, workshop sites {len(side.workshop_sites)}"
+    )
+    print_map(side)
+    print()
+    reach_line(side)
+    print()
+    for label, points in configurations(side):
+        print_table(label, side_shares(side, points))
+    print()
+
+
+def main() -> None:
+    content = load_content()
+    print(
+        "Columns: cells owned per tier (t1..t5), rubble cells, buried resources (count and"
+        " value: stone 1, iron 1.5, heartstone 2, others 1), statue spots (count and value"
+        f" by tier {content.tables.statue_values}), workshop sites, steps from the start"
+        " point into the Heart. Ties are split evenly."
+    )
+    print()
+    for side in content.boards:
+        print_side(side)
+
+
+if __name__ == "__main__":
+    main()
