@@ -2,6 +2,7 @@
 
 - replay of a finished 4-player game record (budget: under 50 ms median)
 - random self-play of whole 4-player games on one core (budget: at least 20 per second)
+- every legal dig placement of a mid-game state (budget: under 10 ms median)
 """
 
 from __future__ import annotations
@@ -9,9 +10,13 @@ from __future__ import annotations
 import statistics
 import time
 
+from rules import board
+from rules.actions import EndTurn
+from rules.engine import apply
 from rules.game import Game, game_from_record
+from rules.mountain import invalidate
 from rules.selfplay import play_random_game
-from rules.state import make_config
+from rules.state import State, make_config
 
 
 def _median_ms(samples: list[float]) -> float:
@@ -38,6 +43,39 @@ def bench_selfplay(games: int) -> tuple[float, float]:
     return len(times) / sum(times), _median_ms(times)
 
 
+def mid_game_states(games: list[Game]) -> list[tuple[State, int]]:
+    """For each game, the state halfway through its play phase, at a turn start."""
+    out = []
+    for game in games:
+        replay = Game(game.config, game.seed)
+        ends = [i for i, m in enumerate(game.moves) if isinstance(m.action, EndTurn)]
+        stop = ends[len(ends) // 2]
+        for move in game.moves[: stop + 1]:
+            apply(replay.state, move.seat, move.action)
+        seat = replay.state.current_seat
+        assert seat is not None
+        out.append((replay.state, seat))
+    return out
+
+
+def bench_placements(
+    states: list[tuple[State, int]], rounds: int = 5
+) -> tuple[float, float, float]:
+    """Median ms for all placements, for all legal digs, and the mean placement count."""
+    place_t, dig_t, counts = [], [], []
+    for _ in range(rounds):
+        for state, seat in states:
+            invalidate(state.board)
+            t = time.perf_counter()
+            placed = list(board.placements(state, seat))
+            place_t.append(time.perf_counter() - t)
+            counts.append(len(placed))
+            t = time.perf_counter()
+            list(board.dig_actions(state, seat))
+            dig_t.append(time.perf_counter() - t)
+    return _median_ms(place_t), _median_ms(dig_t), statistics.mean(counts)
+
+
 def main() -> None:
     config = make_config(players=4)
     games: list[Game] = [play_random_game(config, seed) for seed in range(20)]
@@ -46,6 +84,13 @@ def main() -> None:
     print(
         f"replay of a finished 4-player record ({actions:.0f} actions, median of 100): "
         f"{bench_replay(records):.2f} ms  (budget 50 ms)"
+    )
+    states = mid_game_states(games)
+    placements_ms, digs_ms, count = bench_placements(states)
+    print(
+        f"legal dig placements, mid-game 4-player state (mean {count:.0f} placements): "
+        f"{placements_ms:.2f} ms median  (budget 10 ms); every legal dig action with "
+        f"minerals, pedestals and workshops: {digs_ms:.2f} ms"
     )
     rate, per_game = bench_selfplay(50)
     print(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 
 from rules.actions import DedicateHall, Dig, Pay, Payment
 from rules.content import load_content
@@ -49,16 +50,30 @@ def add_piece(
 # --- digging -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Placement:
     """Where a tunnel tile could go: its shape, orientation and covered cells."""
 
     shape: str
     variant: Variant
+    origin: int  # bit of the variant's (0, 0) offset
+    offsets: tuple[int, ...]  # bit offsets of the variant's cells
     mask: int
-    cells: tuple[str, ...]
-    anchor: str | None
     rubble: int  # rubble spaces covered (hammers needed)
+    names: dict[int, str]
+
+    @property
+    def cells(self) -> tuple[str, ...]:
+        return tuple(self.names[self.origin + o] for o in self.offsets)
+
+    @property
+    def anchor(self) -> str | None:
+        mark = self.variant.mark
+        return None if mark is None else self.names[self.origin + self.offsets[mark]]
+
+    @property
+    def size(self) -> int:
+        return len(self.offsets)
 
 
 def placements(state: State, seat: int) -> Iterator[Placement]:
@@ -66,6 +81,18 @@ def placements(state: State, seat: int) -> Iterator[Placement]:
     the mountain, on free cells (no tile, gate, workshop site or Heart), touching this
     player's network along an edge and no opponent's network at all. Stable order:
     tiles in data order, then orientations, then cells in reading order."""
+    g = geo(state)
+    for shape, variant, offs, hits in placement_hits(state, seat):
+        while hits:
+            low = hits & -hits
+            hits ^= low
+            yield make_placement(g, shape, variant, offs, low.bit_length() - 1)
+
+
+def placement_hits(state: State, seat: int) -> Iterator[tuple[str, Variant, tuple[int, ...], int]]:
+    """Per tile orientation, the mask of origins where it can legally go. A shape fits
+    at origin p when every cell p + offset is free: the AND of the free mask shifted
+    down by each offset; it touches the network when any cell does (an OR)."""
     g = geo(state)
     nets = networks(state)
     own = own_network(state, seat)
@@ -76,26 +103,28 @@ def placements(state: State, seat: int) -> Iterator[Placement]:
     for tile in load_content().tunnels:
         if state.tunnels_left.get(tile.id, 0) <= 0:
             continue
-        for variant in tunnel_variants(tile.id):
-            offs = [dy * g.stride + dx for dx, dy in variant.cells]
+        for variant, offs in _variant_offsets(tile.id, g.stride):
             valid = free
             touching = 0
             for o in offs:
                 valid &= free >> o
                 touching |= touch >> o
-            hits = valid & touching
-            while hits:
-                low = hits & -hits
-                hits ^= low
-                p = low.bit_length() - 1
-                mask = 0
-                for o in offs:
-                    mask |= 1 << (p + o)
-                cells = tuple(g.names[p + o] for o in offs)
-                anchor = None if variant.mark is None else cells[variant.mark]
-                yield Placement(
-                    tile.id, variant, mask, cells, anchor, (mask & g.rubble).bit_count()
-                )
+            if valid & touching:
+                yield tile.id, variant, offs, valid & touching
+
+
+def make_placement(
+    g: Geometry, shape: str, variant: Variant, offs: tuple[int, ...], origin: int
+) -> Placement:
+    mask = 0
+    for o in offs:
+        mask |= 1 << (origin + o)
+    return Placement(shape, variant, origin, offs, mask, (mask & g.rubble).bit_count(), g.names)
+
+
+@cache
+def _variant_offsets(shape: str, stride: int) -> tuple[tuple[Variant, tuple[int, ...]], ...]:
+    return tuple((v, tuple(dy * stride + dx for dx, dy in v.cells)) for v in tunnel_variants(shape))
 
 
 def has_minerals_for_a_tunnel(state: State, seat: int) -> bool:
@@ -109,7 +138,7 @@ def has_minerals_for_a_tunnel(state: State, seat: int) -> bool:
 
 def affordable(state: State, seat: int, p: Placement, counts: Counter[Resource]) -> list[Resource]:
     """Minerals this player could pay this placement with (hammers included)."""
-    size = len(p.cells)
+    size = p.size
     hammers = 0 if _flag(state, FLAG_FREE_RUBBLE) else p.rubble
     if counts[Resource.HAMMER] < hammers:
         return []
@@ -121,7 +150,9 @@ def can_dig(state: State, seat: int) -> bool:
     if not has_minerals_for_a_tunnel(state, seat):
         return False
     counts = owned_counts(state, seat)
-    return any(affordable(state, seat, p, counts) for p in placements(state, seat))
+    biggest = max(counts[m] for m in MINERALS)
+    hammers = 99 if _flag(state, FLAG_FREE_RUBBLE) else counts[Resource.HAMMER]
+    return any(p.size <= biggest and p.rubble <= hammers for p in placements(state, seat))
 
 
 def dig(state: State, seat: int, action: Dig) -> None:
@@ -222,10 +253,13 @@ def dig(state: State, seat: int, action: Dig) -> None:
     state.tunnels_left[action.shape] -= 1
 
 
-def dig_options(state: State, seat: int, p: Placement) -> Iterator[Dig]:
+def dig_options(
+    state: State, seat: int, p: Placement, counts: Counter[Resource] | None = None
+) -> Iterator[Dig]:
     """Every legal dig at one placement: each affordable mineral, each pedestal choice
     (none first) and each way to establish workshops on the empty sites next to it."""
-    counts = owned_counts(state, seat)
+    if counts is None:
+        counts = owned_counts(state, seat)
     minerals = affordable(state, seat, p, counts)
     if not minerals:
         return
@@ -268,8 +302,11 @@ def _workshop_plans(
 
 
 def dig_actions(state: State, seat: int) -> Iterator[Dig]:
+    if not has_minerals_for_a_tunnel(state, seat):
+        return
+    counts = owned_counts(state, seat)
     for p in placements(state, seat):
-        yield from dig_options(state, seat, p)
+        yield from dig_options(state, seat, p, counts)
 
 
 def tunnel_score(state: State, size: int, mineral: Resource) -> int:

@@ -66,7 +66,11 @@ def legal_actions(state: State, seat: int | None = None, kind: str | None = None
 
 def legal_kinds(state: State, seat: int) -> list[str]:
     """The kinds of action `seat` could take now, in `KINDS` order."""
-    return [k for k in KINDS if next(iter(_GENERATORS[k](state, seat)), None) is not None]
+    return [k for k in KINDS if kind_available(state, seat, k)]
+
+
+def kind_available(state: State, seat: int, kind: str) -> bool:
+    return next(iter(_GENERATORS[kind](state, seat)), None) is not None
 
 
 def keep_actions(state: State, seat: int) -> Iterator[Action]:
@@ -219,6 +223,13 @@ def use_actions(state: State, seat: int) -> Iterator[Action]:
     if turn.step > 1:
         return
     content = load_content()
+    counts = owned_counts(state, seat)
+    held = sorted({t for t in available_tokens(state, seat) if t.source != "store"}, key=str)
+    wild_carts = sum(
+        1
+        for t in available_tokens(state, seat, wild_carts_only=True)
+        if t.resource == Resource.CART
+    )
     for site, workshop_id in sorted(state.board.workshops.items()):
         if turn.workshop not in (None, site):
             continue
@@ -227,14 +238,18 @@ def use_actions(state: State, seat: int) -> Iterator[Action]:
         for conv in content.workshop(workshop_id).conversions:
             give, get = workshops.conversion_bundles(conv)
             if conv.move_from_troll:
-                held = {t for t in available_tokens(state, seat) if t.source != "store"}
-                for tok in sorted(held, key=str):
+                for tok in held:
                     yield UseWorkshop(site, move=tok)
             elif conv.give_any:
                 for combo in combinations_with_replacement(RESOURCES, conv.give_any):
-                    yield from _if_legal(state, seat, UseWorkshop(site, combo, get))
+                    if all(counts[r] >= combo.count(r) for r in combo):
+                        yield UseWorkshop(site, combo, get)
             else:
-                yield from _if_legal(state, seat, UseWorkshop(site, give, get))
+                have = dict(counts)
+                if conv.wild_carts_only:
+                    have[Resource.CART] = wild_carts
+                if all(have.get(r, 0) >= give.count(r) for r in give):
+                    yield UseWorkshop(site, give, get)
 
 
 def trade_actions(state: State, seat: int) -> Iterator[Action]:
@@ -324,15 +339,6 @@ def move_actions(state: State, seat: int) -> Iterator[Action]:
 def end_actions(state: State, seat: int) -> Iterator[Action]:
     if _in_turn(state, seat) and not engine.must_recruit_or_dig(state, seat):
         yield EndTurn()
-
-
-def _if_legal(state: State, seat: int, action: UseWorkshop) -> Iterator[Action]:
-    probe = state.clone()
-    try:
-        engine.apply(probe, seat, action)
-    except RulesError:
-        return
-    yield action
 
 
 _GENERATORS = {

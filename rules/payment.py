@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from rules.actions import PYRAMID_SLOTS, STORE, Pay, Payment
 from rules.content import load_content
 from rules.errors import IllegalActionError
-from rules.resources import RESOURCES, Resource, symbol_name
+from rules.resources import RESOURCE_BY_NAME, RESOURCES, Resource, symbol_name
 from rules.state import State
 
 ANY = None  # a requirement that any resource can satisfy
@@ -33,12 +33,11 @@ def owned_counts(state: State, seat: int) -> Counter[Resource]:
     counts: Counter[Resource] = Counter()
     for name, n in state.account_of(seat).storage.items():
         if n:
-            counts[Resource(name)] += n
+            counts[RESOURCE_BY_NAME[name]] = n
     for troll in state.players[seat].pyramid.values():
-        produce = trolls[troll.card].produce
-        for i, held in enumerate(troll.held):
+        for (res, _), held in zip(trolls[troll.card].produce, troll.held, strict=True):
             if held:
-                counts[produce[i][0]] += 1
+                counts[res] += 1
     return counts
 
 

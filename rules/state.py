@@ -7,7 +7,7 @@ later draws just take the top of a pile.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -226,6 +226,10 @@ class State:
             return self.turn.seat
         return None
 
+    def turn_flags(self) -> list[str]:
+        """Rule changes in force for the rest of this turn (from spells)."""
+        return self.turn.flags if self.turn is not None else []
+
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["config"] = self.config.model_dump(mode="json")
@@ -292,4 +296,52 @@ class State:
         )
 
     def clone(self) -> State:
-        return State.from_json(self.to_json())
+        """A deep copy (fast: it knows the shape of the state)."""
+        return State(
+            config=self.config,
+            seed=self.seed,
+            phase=self.phase,
+            players=[
+                replace(
+                    p,
+                    pyramid={k: Troll(t.card, list(t.held)) for k, t in p.pyramid.items()},
+                    draft_deck=list(p.draft_deck),
+                    draft_hand=list(p.draft_hand),
+                )
+                for p in self.players
+            ],
+            accounts=[
+                Account(
+                    storage=dict(a.storage),
+                    pedestals=dict(a.pedestals),
+                    tokens=[replace(t) for t in a.tokens],
+                    coronation=list(a.coronation),
+                    tunnel_honor=a.tunnel_honor,
+                    spell_honor=a.spell_honor,
+                )
+                for a in self.accounts
+            ],
+            horde=[
+                [HordeSlot(h.card, list(h.bribes), h.pedestal) for h in row] for row in self.horde
+            ],
+            decks=[list(d) for d in self.decks],
+            bag=list(self.bag),
+            spellbook=[replace(s) for s in self.spellbook],
+            spell_deck=list(self.spell_deck),
+            workshop_supply=list(self.workshop_supply),
+            coronation_left=list(self.coronation_left),
+            pedestal_track=dict(self.pedestal_track),
+            tunnels_left=dict(self.tunnels_left),
+            halls_left=list(self.halls_left),
+            board=Board(
+                pieces=[replace(p, cells=list(p.cells)) for p in self.board.pieces],
+                statues=dict(self.board.statues),
+                workshops=dict(self.board.workshops),
+                next_id=self.board.next_id,
+                lost_pedestals=self.board.lost_pedestals,
+            ),
+            turn=None if self.turn is None else replace(self.turn, flags=list(self.turn.flags)),
+            gate_seat=self.gate_seat,
+            final_turns=self.final_turns,
+            n_actions=self.n_actions,
+        )
