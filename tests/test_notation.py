@@ -6,83 +6,16 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import any_action
 
-from rules.actions import (
-    PYRAMID_ROWS,
-    PYRAMID_SLOTS,
-    Cast,
-    EndTurn,
-    Keep,
-    Pay,
-    PlaceGate,
-    Recruit,
-    Trade,
-    UseWorkshop,
-    parse_action,
-)
+from rules.actions import parse_action
 from rules.errors import NotationError, RulesError
 from rules.legal import legal_actions
-from rules.pyramid import ALL_HORDE_SLOTS
-from rules.resources import RESOURCES, STATUE_CLANS, Resource
 from rules.selfplay import play_random_game
 from rules.state import make_config
 
-names = st.from_regex(r"[a-z][a-z0-9-]{0,12}", fullmatch=True).filter(
-    lambda s: s not in ("pay", "move")
-)
-resources = st.sampled_from(RESOURCES)
-sources = st.sampled_from((*PYRAMID_SLOTS, "store"))
 
-
-@st.composite
-def pays(draw: st.DrawFn) -> Pay:
-    res = draw(resources)
-    source = draw(sources)
-    clan = None
-    if res == Resource.CART and source != "store":
-        clan = draw(st.sampled_from((None, *STATUE_CLANS)))
-    return Pay(res, source, clan)
-
-
-payments = st.none() | st.lists(pays(), min_size=1, max_size=6).map(tuple)
-bundles = st.lists(resources, min_size=1, max_size=6).map(tuple)
-
-actions = st.one_of(
-    st.builds(Keep, names, st.sampled_from(PYRAMID_ROWS[0])),
-    st.builds(PlaceGate, names),
-    st.builds(
-        Cast,
-        names,
-        st.lists(
-            st.from_regex(r"[A-Za-z0-9][A-Za-z0-9.>+-]{0,10}", fullmatch=True).filter(
-                lambda s: s not in ("pay",)
-            ),
-            max_size=3,
-        ).map(tuple),
-        payments,
-    ),
-    st.builds(UseWorkshop, names, bundles, bundles, st.none(), payments),
-    st.builds(
-        UseWorkshop,
-        names,
-        st.just(()),
-        st.just(()),
-        pays().filter(lambda p: p.source != "store"),
-        st.none(),
-    ),
-    st.builds(Trade, st.lists(resources, min_size=4, max_size=4).map(tuple), resources, payments),
-    st.builds(
-        Recruit,
-        st.sampled_from(ALL_HORDE_SLOTS),
-        st.sampled_from(PYRAMID_SLOTS),
-        st.none() | st.sampled_from(STATUE_CLANS),
-        payments,
-    ),
-    st.just(EndTurn()),
-)
-
-
-@given(actions)
+@given(any_action)
 @settings(max_examples=500)
 def test_notation_round_trip(action: object) -> None:
     text = str(action)
