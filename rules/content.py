@@ -382,6 +382,11 @@ class BoardSide(_Model):
             place(point.cell, f"start_points {point.id}")
             if self.tier_at(point.cell) != "1":
                 raise ValueError(f"start point {point.id} must be on the outer tier")
+        cells = [parse_cell(p.cell) for p in self.start_points]
+        for i, (ax, ay) in enumerate(cells):
+            for bx, by in cells[i + 1 :]:
+                if abs(ax - bx) + abs(ay - by) == 1:
+                    raise ValueError("start points may not be side by side (gates would touch)")
         for cell in self.workshop_sites:
             place(cell, "workshop_sites")
         for cell in self.statue_spots:
