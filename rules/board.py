@@ -548,7 +548,19 @@ def workshop_uses(state: State, seat: int, site: str) -> int:
     return open_entrances(state, site)
 
 
-# --- scoring -----------------------------------------------------------------------
+# --- ownership & scoring -----------------------------------------------------------
+
+
+def piece_owners(state: State) -> dict[int, int | None]:
+    """Who each piece belongs to now: the seat whose gate's network holds it (the seat
+    that laid it when partners share a network), or None for a cut-off piece."""
+    nets = networks(state)
+    out: dict[int, int | None] = {}
+    for piece in state.board.pieces:
+        pm = nets.piece_masks[piece.id]
+        owners = [seat for seat, mask in sorted(nets.own.items()) if mask & pm]
+        out[piece.id] = piece.seat if piece.seat in owners else (owners[0] if owners else None)
+    return out
 
 
 def board_scores(state: State, seats: tuple[int, ...]) -> tuple[int, int]:

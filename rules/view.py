@@ -4,7 +4,8 @@
 every deck and of the pedestal bag (only their sizes and, for the bag, its clans remain,
 since a level-3 recruit may look inside), other players' starting-troll hands and
 decks, and the values of pedestal point tokens other players hold face down.
-`viewer=None` is a spectator.
+`viewer=None` is a spectator. Each board piece also says who owns it now (`owner`:
+a seat, or None for a piece cut off from every gate).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from rules.board import piece_owners
 from rules.engine import seats_to_act
 from rules.scoring import current_scores
 from rules.state import State
@@ -33,6 +35,9 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
             adata["tokens"] = [
                 {"tier": t["tier"], "clan": t["clan"], "value": None} for t in adata["tokens"]
             ]
+    owners = piece_owners(state)
+    for pdata in data["board"]["pieces"]:
+        pdata["owner"] = owners[pdata["id"]]
     data["viewer"] = viewer
     data["to_act"] = seats_to_act(state)
     data["scores"] = current_scores(state)

@@ -1,0 +1,100 @@
+"""Colours, sizes and letters: the look of every image, as data.
+
+Player colours are the Okabe-Ito palette, which stays distinct for the common kinds of
+colour blindness; every colour also comes with a letter or a shape, so nothing is told
+by colour alone.
+"""
+
+from __future__ import annotations
+
+RGB = tuple[int, int, int]
+
+BACKGROUND: RGB = (24, 26, 32)
+PANEL: RGB = (38, 41, 50)
+PANEL_LIGHT: RGB = (58, 62, 74)
+INK: RGB = (240, 240, 236)
+INK_DIM: RGB = (170, 172, 178)
+INK_DARK: RGB = (20, 20, 24)
+HIGHLIGHT: RGB = (255, 255, 255)
+GOOD: RGB = (120, 220, 140)
+BAD: RGB = (255, 90, 90)
+
+PLAYER: dict[str, RGB] = {
+    "blue": (0, 114, 178),
+    "orange": (230, 159, 0),
+    "green": (0, 158, 115),
+    "magenta": (204, 121, 167),
+    "white": (236, 236, 232),
+}
+PLAYER_LETTER: dict[str, str] = {
+    "blue": "B",
+    "orange": "O",
+    "green": "G",
+    "magenta": "M",
+    "white": "W",
+}
+NOBODY: RGB = (150, 150, 150)
+
+# tiers 1 (outermost, dark gray) to 5 (innermost, yellow)
+TIER: dict[str, RGB] = {
+    "1": (66, 68, 74),
+    "2": (112, 115, 122),
+    "3": (128, 92, 58),
+    "4": (196, 126, 52),
+    "5": (222, 190, 84),
+}
+TIER_NAME = {"1": "dark gray", "2": "gray", "3": "brown", "4": "orange", "5": "yellow"}
+HEART: RGB = (150, 28, 48)
+OFF_BOARD: RGB = BACKGROUND
+GRID: RGB = (30, 30, 34)
+
+CLAN: dict[str, RGB] = {
+    "mud": (121, 96, 70),
+    "fire": (213, 94, 0),
+    "ice": (86, 180, 233),
+    "moon": (150, 130, 210),
+}
+CLAN_LETTER = {"mud": "U", "fire": "F", "ice": "I", "moon": "M"}
+CLAN_NAME = {"mud": "Mud", "fire": "Fire", "ice": "Ice", "moon": "Moon"}
+
+RESOURCE: dict[str, RGB] = {
+    "stone": (150, 150, 146),
+    "iron": (90, 120, 150),
+    "heartstone": (200, 40, 70),
+    "coin": (232, 190, 40),
+    "cart": (150, 100, 55),
+    "hammer": (178, 180, 188),
+    "rune": (140, 90, 200),
+}
+RESOURCE_LETTER = {
+    "stone": "S",
+    "iron": "I",
+    "heartstone": "H",
+    "coin": "C",
+    "cart": "K",
+    "hammer": "M",
+    "rune": "R",
+}
+MINERAL_FILL: dict[str, RGB] = {
+    "stone": (168, 168, 162),
+    "iron": (120, 150, 180),
+    "heartstone": (220, 90, 110),
+}
+
+# workshop abbreviations that fit in a board cell
+WORKSHOP_SHORT = {
+    "cartwright": "Cart",
+    "charmcrafter": "Chrm",
+    "coinpress": "Coin",
+    "metalworks": "Metl",
+    "pickforge": "Pick",
+    "quartermaster": "Qtr",
+    "runesmithy": "Rune",
+    "stonegrinder": "Grnd",
+    "stonemill": "Mill",
+    "toolforge": "Tool",
+    "wheeljack": "Whl",
+}
+
+CELL = 56  # board cell size in pixels
+MARGIN = 34  # board coordinate margins
