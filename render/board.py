@@ -76,15 +76,35 @@ def board_image(
     if preview is not None:
         _draw_preview(img, d, preview)
         if crop:
-            xs = [parse_cell(c)[0] for c in preview.cells]
-            ys = [parse_cell(c)[1] for c in preview.cells]
-            pad = 3
-            left = M + max(min(xs) - pad, 0) * C
-            top = HEADER + M + max(min(ys) - pad, 0) * C
-            right = min(M + (max(xs) + pad + 1) * C, img.width)
-            bottom = min(HEADER + M + (max(ys) + pad + 1) * C, img.height)
-            img = img.crop((left - M // 2, top - M // 2, right + M // 2, bottom + M // 2))
+            img = _crop(img, view, preview.cells)
     return img
+
+
+def _crop(
+    img: Image.Image, view: dict[str, Any], cells: tuple[str, ...], pad: int = 3
+) -> Image.Image:
+    """The area around `cells` with its own coordinates on every edge (so a cropped
+    preview still says where it is)."""
+    board = load_content().board(_side(view))
+    xs = [parse_cell(c)[0] for c in cells]
+    ys = [parse_cell(c)[1] for c in cells]
+    x0, x1 = max(min(xs) - pad, 0), min(max(xs) + pad, board.width - 1)
+    y0, y1 = max(min(ys) - pad, 0), min(max(ys) + pad, board.height - 1)
+    region = img.crop(
+        (M + x0 * C, HEADER + M + y0 * C, M + (x1 + 1) * C, HEADER + M + (y1 + 1) * C)
+    )
+    out = Image.new("RGB", (region.width + 2 * M, region.height + 2 * M), theme.BACKGROUND)
+    out.paste(region, (M, M))
+    d = ImageDraw.Draw(out)
+    for x in range(x0, x1 + 1):
+        cx = M + (x - x0) * C + C / 2
+        for cy in (M / 2, out.height - M / 2):
+            text_center(d, (cx, cy), COLUMNS[x], 22, theme.INK)
+    for y in range(y0, y1 + 1):
+        cy = M + (y - y0) * C + C / 2
+        for cx in (M / 2, out.width - M / 2):
+            text_center(d, (cx, cy), str(y + 1), 20 if y < 9 else 17, theme.INK)
+    return out
 
 
 def _side(view: dict[str, Any]) -> str:

@@ -318,6 +318,23 @@ def format_action(action: Action) -> str:
     return str(action)
 
 
+def cells_touched(action: Action) -> set[str]:
+    """Board cells an action changes (for highlighting what happened last turn)."""
+    if isinstance(action, Dig | DedicateHall):
+        return set(action.cells)
+    if isinstance(action, MoveStatue):
+        return {action.origin, action.target}
+    if isinstance(action, Cast):
+        out: set[str] = set()
+        for arg in action.args:
+            for part in arg.replace(">", "+").split("+"):
+                cell = part.removesuffix("*")
+                if _CELL.match(cell):
+                    out.add(cell)
+        return out
+    return set()
+
+
 def parse_pay_item(text: str) -> Pay:
     what, sep, source = text.partition("@")
     if not sep or source not in SOURCES:

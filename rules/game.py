@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import engine
-from rules.actions import Action, parse_action
+from rules.actions import Action, EndTurn, parse_action
 from rules.errors import NotationError, RulesError, UndoError
 from rules.scoring import Outcome, final_outcome
 from rules.setup import new_game
@@ -87,6 +87,14 @@ class Game:
         rebuilt = Game(self.config, self.seed, self.moves[:-1])
         self.state, self.moves = rebuilt.state, rebuilt.moves
         return last
+
+    def last_turn_moves(self) -> list[Move]:
+        """The moves of the most recently ended turn (for "what happened")."""
+        ends = [i for i, m in enumerate(self.moves) if isinstance(m.action, EndTurn)]
+        if not ends:
+            return []
+        start = ends[-2] + 1 if len(ends) > 1 else 0
+        return [m for m in self.moves[start : ends[-1] + 1] if m.seat == self.moves[ends[-1]].seat]
 
     @property
     def outcome(self) -> Outcome | None:

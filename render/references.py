@@ -1,0 +1,31 @@
+"""The images the render tests compare with committed references (one function, so
+the test and `scripts/update_reference_images.py` always draw the same things)."""
+
+from __future__ import annotations
+
+from render import board_png, market_png, pyramid_png, score_png
+from render.samples import dig_preview, positions, sample_game
+
+
+def reference_images() -> dict[str, bytes]:
+    game = sample_game(players=4, seed=11)
+    early, middle, end = positions(game)
+    outcome = game.outcome
+    assert outcome is not None
+    view, legal, illegal = dig_preview(game, len(game.moves) // 2)
+    teams = sample_game(players=4, seed=5, teams=True)
+    team_end = positions(teams)[-1]
+    team_outcome = teams.outcome
+    assert team_outcome is not None
+    autumn = positions(sample_game(players=3, seed=2))[1]
+    return {
+        "board-early": board_png(early.view, highlight=early.highlight),
+        "board-end": board_png(end.view, highlight=end.highlight),
+        "board-autumn": board_png(autumn.view, highlight=autumn.highlight),
+        "pyramid-middle": pyramid_png(middle.view, middle.seat),
+        "market-middle": market_png(middle.view),
+        "score-sheet": score_png(end.view, outcome.to_json()),
+        "score-sheet-teams": score_png(team_end.view, team_outcome.to_json()),
+        "preview-legal": board_png(view, preview=legal, crop=True),
+        "preview-illegal": board_png(view, preview=illegal),
+    }

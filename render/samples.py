@@ -1,0 +1,56 @@
+"""Sample positions for images: a seeded self-played game cut at a few points. Used by
+`scripts/sample_images.py` (docs/images) and the reference-image tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from render.board import Preview
+from rules.actions import EndTurn, cells_touched
+from rules.board import placements
+from rules.game import Game
+from rules.selfplay import play_random_game
+from rules.state import make_config
+from rules.view import view
+
+
+@dataclass(frozen=True)
+class Position:
+    name: str
+    view: dict[str, Any]
+    highlight: tuple[str, ...]
+    seat: int  # the player whose pyramid to show (the one who just moved)
+
+
+def sample_game(players: int = 4, seed: int = 7, teams: bool = False) -> Game:
+    return play_random_game(make_config(players=players, teams=teams), seed)
+
+
+def positions(game: Game, fractions: tuple[float, ...] = (0.2, 0.55)) -> list[Position]:
+    """The game after the turn ending nearest each fraction of its turns, and at the
+    end, each seen by the player who just moved."""
+    ends = [i for i, m in enumerate(game.moves) if isinstance(m.action, EndTurn)]
+    cuts = [ends[min(len(ends) - 1, int(len(ends) * f))] for f in fractions] + [len(game.moves) - 1]
+    names = ["early", "middle", "end"] if len(cuts) == 3 else [f"cut{i}" for i in range(len(cuts))]
+    out = []
+    for name, cut in zip(names, cuts, strict=True):
+        partial = Game(game.config, game.seed, game.moves[: cut + 1])
+        last = partial.last_turn_moves()
+        cells = sorted({c for m in last for c in cells_touched(m.action)})
+        seat = last[-1].seat if last else 0
+        out.append(Position(name, view(partial.state, seat), tuple(cells), seat))
+    return out
+
+
+def dig_preview(game: Game, cut: int) -> tuple[dict[str, Any], Preview, Preview]:
+    """A position and two candidate tunnels for the current player: a legal one and an
+    illegal one (the legal shape moved onto a taken cell)."""
+    partial = Game(game.config, game.seed, game.moves[:cut])
+    state = partial.state
+    seat = state.current_seat if state.current_seat is not None else 0
+    place = next(iter(placements(state, seat)))
+    legal = Preview(place.cells, True, None, place.anchor)
+    taken = next(c for p in state.board.pieces for c in p.cells)
+    illegal = Preview((taken, *place.cells[1:]), False, taken, None)
+    return view(state, seat), legal, illegal
