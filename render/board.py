@@ -31,6 +31,7 @@ from rules.grid import COLUMNS, cell_name, parse_cell
 C = theme.CELL
 M = theme.MARGIN
 HEADER = 64
+FOOTER = 62
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,7 @@ def board_image(
     _draw_header(d, view, img.width)
     _draw_pieces(img, d, view, colours)
     _draw_workshops(d, view)
+    _draw_workshop_legend(d, view, img.width, img.height)
     _draw_statues(img, view)
     for cell in highlight:
         _outline(d, cell, theme.HIGHLIGHT, 4)
@@ -131,7 +133,7 @@ def static_board(side: str) -> Image.Image:
     """The empty mountain of one side (cached: callers copy it, never draw on it)."""
     board = load_content().board(side)
     width = board.width * C + 2 * M
-    height = HEADER + board.height * C + 2 * M
+    height = HEADER + board.height * C + 2 * M + FOOTER
     img = Image.new("RGB", (width, height), theme.BACKGROUND)
     d = ImageDraw.Draw(img)
     for y, row in enumerate(board.tiers):
@@ -365,6 +367,40 @@ def _draw_workshops(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
             theme.INK,
         )
         text_center(d, ((left + right) / 2, bottom - 10), "shop", 10, theme.INK_DIM, "regular")
+
+
+def _draw_workshop_legend(
+    d: ImageDraw.ImageDraw, view: dict[str, Any], width: int, height: int
+) -> None:
+    """Full names of the established workshops under the board (cells show short ones)."""
+    content = load_content()
+    entries = [
+        f"{site} {content.workshop(w).name}"
+        for site, w in sorted(
+            view["board"]["workshops"].items(), key=lambda kv: parse_cell(kv[0])[::-1]
+        )
+    ]
+    top = height - FOOTER
+    d.rectangle([0, top, width, height], fill=theme.PANEL)
+    if not entries:
+        text_center(
+            d,
+            (width / 2, top + FOOTER / 2),
+            "No workshops established yet",
+            16,
+            theme.INK_DIM,
+            "regular",
+        )
+        return
+    lines: list[str] = [""]
+    for entry in entries:
+        candidate = f"{lines[-1]}   {entry}" if lines[-1] else f"Workshops: {entry}"
+        if d.textlength(candidate, font=font(16)) > width - 24 and lines[-1]:
+            lines.append(entry)
+        else:
+            lines[-1] = candidate
+    for i, line in enumerate(lines[:2]):
+        d.text((12, top + 18 + 24 * i), line, font=font(16), fill=theme.INK, anchor="lm")
 
 
 def _draw_statues(img: Image.Image, view: dict[str, Any]) -> None:

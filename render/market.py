@@ -78,7 +78,7 @@ def market_image(view: dict[str, Any]) -> Image.Image:
     x = PAD
     for workshop, n in sorted(supply.items()):
         name = content.workshop(workshop).name + (f" ×{n}" if n > 1 else "")
-        w = d.textlength(name, font=font(16)) + 20
+        w = round(d.textlength(name, font=font(16))) + 20
         if x + w > WIDTH - PAD:
             x = PAD
             y += 34
