@@ -180,9 +180,9 @@ def dig(state: State, seat: int, action: Dig) -> None:
     for cell in action.cells:
         b = 1 << g.bit(cell)
         if b & nets.occupied:
-            raise _illegal(f"{cell} is already dug.", "occupied")
+            raise _illegal(f"{cell} is already dug.", "occupied", cell)
         if b & g.sites:
-            raise _illegal(f"{cell} is a workshop site: tunnels may not cover it.", "site")
+            raise _illegal(f"{cell} is a workshop site: tunnels may not cover it.", "site", cell)
     own = own_network(state, seat)
     if not g.spread(own) & mask:
         raise _illegal("A new tunnel must touch your own network along an edge.", "not_connected")
@@ -604,15 +604,15 @@ def _flag(state: State, flag: str) -> bool:
     return state.turn is not None and flag in state.turn.flags
 
 
-def _illegal(message: str, code: str) -> IllegalActionError:
-    return IllegalActionError(message, code)
+def _illegal(message: str, code: str, cell: str | None = None) -> IllegalActionError:
+    return IllegalActionError(message, code, cell)
 
 
 def _on_mountain(g: Geometry, cell: str) -> None:
     if cell not in g.bits:
-        raise _illegal(f"{cell} is off the mountain.", "off_board")
+        raise _illegal(f"{cell} is off the mountain.", "off_board", cell)
     if (1 << g.bit(cell)) & g.heart:
-        raise _illegal(f"{cell} is the Heart of the Mountain: nothing may cover it.", "heart")
+        raise _illegal(f"{cell} is the Heart of the Mountain: nothing may cover it.", "heart", cell)
 
 
 def _check_opponents(state: State, seat: int, mask: int) -> None:
@@ -630,6 +630,7 @@ def _check_opponents(state: State, seat: int, mask: int) -> None:
                 f"That tunnel would touch {colour}'s network at {cell}; only diagonal contact"
                 " with another player's network is allowed.",
                 "touches_opponent",
+                cell,
             )
     raise AssertionError("unreachable")  # pragma: no cover
 

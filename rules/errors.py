@@ -8,11 +8,13 @@ class RulesError(ValueError):
     """Base class: something asked of the engine cannot be done."""
 
     code = "rules"
+    cell: str | None = None  # the board cell the problem is at, when there is one
 
-    def __init__(self, message: str, code: str | None = None) -> None:
+    def __init__(self, message: str, code: str | None = None, cell: str | None = None) -> None:
         super().__init__(message)
         if code is not None:
             self.code = code
+        self.cell = cell
 
     @property
     def message(self) -> str:

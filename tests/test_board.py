@@ -54,6 +54,7 @@ def test_tunnel_may_touch_an_opponent_diagonally_but_not_along_an_edge(
         "touches_opponent",
     )
     assert "Orange" in err.message and at(o, 3, 0) in err.message
+    assert err.cell == at(o, 3, 0)  # the cell a dig preview crosses out
     assert game.state.to_json() == before
     # the same tile one cell shorter only touches the orange gate diagonally
     game.play(0, dig([at(o, 1, 0), at(o, 2, 0)]))
