@@ -1,0 +1,104 @@
+"""Errors the game service raises, each with a sentence a player can be shown.
+
+Rules errors (`rules.errors.RulesError`) are not wrapped: they pass through unchanged
+with the engine's own sentence. `CorruptGameError` is not the player's fault: the bot
+logs it with the game id and tells the player nothing was changed.
+"""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    """Base class: the request was refused and nothing was changed."""
+
+    code = "service"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+
+    @property
+    def message(self) -> str:
+        return str(self.args[0])
+
+
+class GameNotFoundError(ServiceError):
+    code = "game_not_found"
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"There is no game #{game_id}.")
+        self.game_id = game_id
+
+
+class NotInGameError(ServiceError):
+    code = "not_in_game"
+
+    def __init__(self, message: str = "You are not playing in this game.") -> None:
+        super().__init__(message)
+
+
+class NotYourTurnError(ServiceError):
+    code = "not_your_turn"
+
+
+class NotAllowedError(ServiceError):
+    """Only the creator (or a server admin) may do this."""
+
+    code = "not_allowed"
+
+
+class GameStateError(ServiceError):
+    """The game is not in a phase where this can be done (not started, over, ...)."""
+
+    code = "wrong_status"
+
+
+class SeatingError(ServiceError):
+    """Joining, leaving or replacing players was refused (full table, already seated)."""
+
+    code = "seating"
+
+
+class CannotUndoError(GameStateError):
+    code = "cannot_undo"
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Nothing to undo: you can only take back your own actions of this turn, and not"
+            " past one that revealed something hidden."
+        )
+
+
+class InvalidSettingError(ServiceError):
+    """A preference that cannot be stored (an unknown time zone, ...)."""
+
+    code = "invalid_setting"
+
+
+class GameMovedOnError(ServiceError):
+    """Someone else acted first (a stale button, or another bot process)."""
+
+    code = "moved_on"
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            f"The game moved on before your action arrived; nothing was changed. Look at the"
+            f" current board of game #{game_id} and try again."
+        )
+        self.game_id = game_id
+
+
+class CorruptGameError(ServiceError):
+    """A stored game cannot be rebuilt: a damaged snapshot, log entry or config."""
+
+    code = "corrupt"
+
+    def __init__(self, game_id: int, detail: str) -> None:
+        super().__init__(
+            f"Game #{game_id} cannot be loaded because its saved record is damaged;"
+            " nothing was changed and the problem has been logged."
+        )
+        self.game_id = game_id
+        self.detail = detail
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.detail})"

@@ -1,0 +1,94 @@
+"""In the Hall of the Mountain King (`rules/`) adapted to the service's `GameRules`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules import engine
+from rules.actions import Action, format_action, parse_action
+from rules.legal import legal_actions
+from rules.scoring import final_outcome
+from rules.setup import new_game
+from rules.state import GameConfig, State, make_config
+from rules.view import view
+
+
+class MountainKingRules:
+    """The rules engine behind the service protocol (checked path = `Game.play`
+    semantics: apply to a copy, keep it only if nothing was refused)."""
+
+    name = "mountain-king"
+
+    def make_config(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        return make_config(**options).model_dump(mode="json")
+
+    def seat_count(self, config: Mapping[str, Any]) -> int:
+        return _config(config).players
+
+    def seat_labels(self, config: Mapping[str, Any]) -> tuple[str, ...]:
+        return _config(config).seat_colours
+
+    def new_state(self, config: Mapping[str, Any], seed: int) -> State:
+        return new_game(_config(config), seed)
+
+    def seat_teams(self, state: State) -> tuple[int | None, ...]:
+        return tuple(p.team for p in state.players)
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        return tuple(engine.seats_to_act(state))
+
+    def legal_actions(self, state: State, seat: int) -> Sequence[Action]:
+        return legal_actions(state, seat)
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    def notation(self, action: Action) -> str:
+        return format_action(action)
+
+    def play(self, state: State, seat: int, action: Action) -> State:
+        trial = state.clone()
+        engine.apply(trial, seat, action)
+        return trial
+
+    def replay(self, state: State, seat: int, action: Action) -> None:
+        engine.apply(state, seat, action)
+
+    def can_undo(self, state: State, seat: int, last_seat: int | None) -> bool:
+        # the same test as rules.game.Game.can_undo, without rebuilding a Game
+        turn = state.turn
+        return (
+            turn is not None
+            and turn.seat == seat
+            and state.n_actions > turn.undo_floor
+            and last_seat == seat
+        )
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return view(state, seat)
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == "over"
+
+    def outcome(self, state: State) -> dict[str, Any] | None:
+        if state.phase != "over":
+            return None
+        return final_outcome(state).to_json()
+
+    def state_to_json(self, state: State) -> str:
+        return json.dumps(state.to_json(), separators=(",", ":"))
+
+    def state_from_json(self, text: str) -> State:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("a state must be a JSON object")
+        return State.from_json(data)
+
+
+MOUNTAIN_KING = MountainKingRules()
+
+
+def _config(config: Mapping[str, Any]) -> GameConfig:
+    return GameConfig.model_validate(dict(config))

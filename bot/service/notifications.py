@@ -1,0 +1,142 @@
+"""Reminders, notification preferences and the messages the bot edits later.
+
+The reminder schedule has one row per seat a game awaits; the service rewrites it in
+the same transaction as each action that changes whom the game awaits, and the bot's
+reminder loop reads and advances it through `Notifications`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+from bot.service.errors import GameNotFoundError, InvalidSettingError, NotYourTurnError
+from bot.service.reminders import MINUTES_PER_DAY, is_time_zone, next_reminder
+from bot.service.results import DueReminder
+from bot.service.seats import label, seat_of_controller
+from bot.store import (
+    GameRecord,
+    MessageRecord,
+    NotificationPrefs,
+    ReminderRecord,
+    SeatRecord,
+    Store,
+)
+
+
+class Notifications:
+    """The bot's reminder loop and settings commands call this (`service.notifications`)."""
+
+    def __init__(self, store: Store, clock: Callable[[], datetime]) -> None:
+        self.store = store
+        self._clock = clock
+
+    async def due_reminders(
+        self, *, now: datetime | None = None, limit: int = 100
+    ) -> list[DueReminder]:
+        """Reminders to send now (muted seats are skipped), the most overdue first."""
+        out = []
+        for r in await self.store.due_reminders(now or self._clock(), limit=limit):
+            game = await self.store.game(r.game_id)
+            seats = await self.store.seats(r.game_id)
+            seat = next((s for s in seats if s.seat == r.seat), None)
+            if game is None or seat is None:
+                continue
+            user = seat.controller_id
+            prefs = await self.store.notification_prefs([] if user is None else [user])
+            out.append(
+                DueReminder(
+                    game_id=r.game_id,
+                    seat=r.seat,
+                    label=label(seat),
+                    user_id=user,
+                    thread_id=game.thread_id,
+                    channel_id=game.channel_id,
+                    since=r.waiting_since,
+                    missed=r.missed,
+                    dm_opt_in=user is not None and user in prefs and prefs[user].dm_opt_in,
+                )
+            )
+        return out
+
+    async def reminder_sent(self, game_id: int, seat: int) -> datetime | None:
+        """Count a reminder as sent and schedule the next one; None if the seat is no
+        longer awaited."""
+        game = await self.store.game(game_id)
+        if game is None:
+            raise GameNotFoundError(game_id)
+        current = next((r for r in await self.store.reminders(game_id) if r.seat == seat), None)
+        if current is None:
+            return None
+        seats = await self.store.seats(game_id)
+        user = next((s.controller_id for s in seats if s.seat == seat), None)
+        prefs = await self.store.notification_prefs([] if user is None else [user])
+        interval = timedelta(seconds=game.reminder_seconds)
+        nxt = next_reminder(self._clock(), interval, None if user is None else prefs.get(user))
+        updated = replace(current, next_at=nxt, missed=current.missed + 1)
+        return nxt if await self.store.put_reminder(updated) else None
+
+    async def mute_turn(self, game_id: int, user_id: int) -> None:
+        """No more reminders to this user until the game awaits them anew."""
+        seat = seat_of_controller(await self.store.seats(game_id), user_id)
+        current = next(
+            (r for r in await self.store.reminders(game_id) if r.seat == seat.seat), None
+        )
+        if current is None or not await self.store.put_reminder(
+            replace(current, muted_for_turn=True)
+        ):
+            raise NotYourTurnError("It is not your turn, so there is nothing to mute.")
+
+    async def prefs(self, user_id: int) -> NotificationPrefs:
+        """The user's settings (the defaults if they never chose any)."""
+        stored = await self.store.notification_prefs([user_id])
+        return stored.get(user_id, NotificationPrefs(user_id))
+
+    async def set_prefs(self, prefs: NotificationPrefs) -> None:
+        """DM opt-in, quiet hours (minutes after local midnight) and time zone."""
+        for minute in (prefs.quiet_start, prefs.quiet_end):
+            if minute is not None and not 0 <= minute < MINUTES_PER_DAY:
+                raise InvalidSettingError("Quiet hours are times of day between 00:00 and 23:59.")
+        if (prefs.quiet_start is None) != (prefs.quiet_end is None):
+            raise InvalidSettingError("Give both ends of your quiet hours, or neither.")
+        if not is_time_zone(prefs.timezone):
+            raise InvalidSettingError(
+                f"Unknown time zone {prefs.timezone!r} (try e.g. Europe/Warsaw)."
+            )
+        await self.store.put_notification_prefs(prefs)
+
+    async def remember_message(
+        self, game_id: int, kind: str, channel_id: int, message_id: int
+    ) -> None:
+        """A message the bot will edit later (e.g. the `board` or `status` post)."""
+        await self.store.put_message(MessageRecord(game_id, kind, channel_id, message_id))
+
+    async def messages(self, game_id: int) -> dict[str, MessageRecord]:
+        return {m.kind: m for m in await self.store.messages(game_id)}
+
+    async def forget_message(self, game_id: int, kind: str) -> bool:
+        return await self.store.delete_message(game_id, kind)
+
+
+async def waiting_rows(
+    store: Store,
+    game: GameRecord,
+    seats: Sequence[SeatRecord],
+    to_act: Sequence[int],
+    new: Sequence[int],
+    now: datetime,
+) -> list[ReminderRecord]:
+    """Schedule rows for the seats now awaited. Only the rows of newly awaited seats
+    are written (the store keeps the rows of seats awaited all along), so only their
+    players' quiet hours are looked up."""
+    controllers = {s.seat: s.controller_id for s in seats}
+    users = [u for s in new if (u := controllers.get(s)) is not None]
+    prefs = await store.notification_prefs(users) if users else {}
+    interval = timedelta(seconds=game.reminder_seconds)
+    rows = []
+    for seat in to_act:
+        user = controllers.get(seat)
+        at = next_reminder(now, interval, None if user is None else prefs.get(user))
+        rows.append(ReminderRecord(game.id, seat, now, at))
+    return rows

@@ -1,0 +1,86 @@
+"""The small, game-agnostic protocol the service talks to a rules package through.
+
+A game is `(config, seed, actions)`: the service stores the config (JSON) and the
+seed, asks who may act, applies actions on the checked path for players and on the
+trusted path for replays, and keeps the log in the game's own notation. Another rules
+package (e.g. Cave Troll) can sit beside this one by implementing `GameRules`.
+
+Player mistakes are raised by the rules as `ValueError` subclasses with a sentence a
+player understands; the service lets them through unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, TypeVar
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+class GameRules(Protocol[S, A]):
+    """What the service needs from a rules package. `S` is its state, `A` an action."""
+
+    @property
+    def name(self) -> str:
+        """A stable id stored with every game (e.g. `"mountain-king"`)."""
+        ...
+
+    def make_config(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate game options; returns the config as JSON-ready data."""
+        ...
+
+    def seat_count(self, config: Mapping[str, Any]) -> int:
+        """How many seats the table needs."""
+        ...
+
+    def seat_labels(self, config: Mapping[str, Any]) -> tuple[str, ...]:
+        """A name per seat that players recognise (a colour)."""
+        ...
+
+    def new_state(self, config: Mapping[str, Any], seed: int) -> S:
+        """The state after setup: every shuffle comes from `seed`."""
+        ...
+
+    def seat_teams(self, state: S) -> tuple[int | None, ...]:
+        """Each seat's team (None without teams)."""
+        ...
+
+    def to_act(self, state: S) -> tuple[int, ...]:
+        """The seats that may act now (several in a simultaneous phase)."""
+        ...
+
+    def legal_actions(self, state: S, seat: int) -> Sequence[A]: ...
+
+    def parse_action(self, text: str) -> A:
+        """Read one action in notation; raises the rules' error for bad text."""
+        ...
+
+    def notation(self, action: A) -> str: ...
+
+    def play(self, state: S, seat: int, action: A) -> S:
+        """The checked path: the state after the action, or the rules' error. The
+        given state is never changed."""
+        ...
+
+    def replay(self, state: S, seat: int, action: A) -> None:
+        """The trusted path used to rebuild a game from its log: changes `state`."""
+        ...
+
+    def can_undo(self, state: S, seat: int, last_seat: int | None) -> bool:
+        """Whether `seat` may take back the last action (taken by `last_seat`)."""
+        ...
+
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        """What one seat (None: a spectator) may see."""
+        ...
+
+    def is_over(self, state: S) -> bool: ...
+
+    def outcome(self, state: S) -> dict[str, Any] | None:
+        """The final result as JSON-ready data, once the game is over."""
+        ...
+
+    def state_to_json(self, state: S) -> str: ...
+
+    def state_from_json(self, text: str) -> S: ...

@@ -1,0 +1,151 @@
+"""What the service returns: plain values the bot turns into messages and images."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from bot.store import GameStatus
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    seat: int
+    label: str
+    user_id: int | None
+    substitute_id: int | None
+    team: int | None
+    autopilot: bool
+
+    @property
+    def controller_id(self) -> int | None:
+        """The Discord user who acts for this seat now (None: vacant)."""
+        return self.substitute_id if self.substitute_id is not None else self.user_id
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """A game's metadata, without loading its state."""
+
+    id: int
+    rules: str
+    status: GameStatus
+    config: dict[str, Any]
+    seed: int | None
+    creator_id: int
+    seats: tuple[SeatInfo, ...]
+    seats_needed: int
+    reminder_seconds: int
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    created_at: datetime
+    updated_at: datetime
+
+    def seat_of(self, user_id: int) -> SeatInfo | None:
+        """The seat this user plays now (as player or substitute), if any."""
+        return next((s for s in self.seats if s.controller_id == user_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class ActResult:
+    """The events of one accepted action, for the bot to describe.
+
+    `turn_ended` says the actor is no longer awaited (ping `newly_to_act` once, never
+    per sub-action); `repeated` marks the stored answer to a retried interaction."""
+
+    game_id: int
+    seq: int
+    seat: int
+    label: str
+    user_id: int | None
+    notation: str
+    turn_ended: bool
+    to_act: tuple[int, ...]
+    newly_to_act: tuple[int, ...]
+    game_over: bool
+    outcome: dict[str, Any] | None = None
+    undone: str | None = None
+    repeated: bool = False
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        del data["repeated"]
+        return json.dumps(data, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> ActResult:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("a stored result must be a JSON object")
+        data["to_act"] = tuple(data["to_act"])
+        data["newly_to_act"] = tuple(data["newly_to_act"])
+        return cls(**data)
+
+    def as_repeated(self) -> ActResult:
+        return replace(self, repeated=True)
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One action that stands in the game (undone ones are left out)."""
+
+    seq: int
+    seat: int
+    label: str
+    notation: str
+    user_id: int | None
+    at: datetime
+
+    def __str__(self) -> str:
+        return f"{self.label} {self.notation}"
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """A seat the game is waiting for."""
+
+    seat: int
+    label: str
+    user_id: int | None
+    autopilot: bool
+    since: datetime
+    next_reminder: datetime
+    missed: int
+    muted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStatus:
+    game_id: int
+    status: GameStatus
+    waiting: tuple[Waiting, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DueReminder:
+    """A reminder to send now; the bot reports back with `GameService.reminder_sent`."""
+
+    game_id: int
+    seat: int
+    label: str
+    user_id: int | None
+    thread_id: int | None
+    channel_id: int | None
+    since: datetime
+    missed: int
+    dm_opt_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    """What one viewer may see, with the metadata the images need. `state` is None
+    before the game starts; `outcome` is set once it is over."""
+
+    game: GameInfo
+    seq: int
+    viewer_seat: int | None
+    state: dict[str, Any] | None
+    outcome: dict[str, Any] | None

@@ -1,0 +1,125 @@
+"""Numbered schema migrations for the SQLite store.
+
+Each migration is a list of statements applied in one transaction together with
+`PRAGMA user_version = <version>`. Never edit a released migration: add the next one.
+Times are Unix seconds (REAL); JSON payloads are TEXT.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    description: str
+    statements: tuple[str, ...]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "games, seats, the action log, snapshots and the bot's bookkeeping",
+        (
+            """
+            CREATE TABLE games (
+                id INTEGER PRIMARY KEY,
+                rules TEXT NOT NULL,
+                config TEXT NOT NULL,
+                seed INTEGER,
+                status TEXT NOT NULL
+                    CHECK (status IN ('open', 'active', 'over', 'abandoned')),
+                creator_id INTEGER NOT NULL,
+                reminder_seconds INTEGER NOT NULL CHECK (reminder_seconds > 0),
+                guild_id INTEGER,
+                channel_id INTEGER,
+                thread_id INTEGER,
+                created_at REAL NOT NULL,
+                updated_at REAL NOT NULL
+            )
+            """,
+            "CREATE INDEX games_by_thread ON games (thread_id) WHERE thread_id IS NOT NULL",
+            """
+            CREATE TABLE seats (
+                game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+                seat INTEGER NOT NULL CHECK (seat >= 0),
+                user_id INTEGER,
+                colour TEXT,
+                team INTEGER,
+                substitute_id INTEGER,
+                autopilot INTEGER NOT NULL DEFAULT 0 CHECK (autopilot IN (0, 1)),
+                joined_at REAL NOT NULL,
+                PRIMARY KEY (game_id, seat)
+            ) WITHOUT ROWID
+            """,
+            "CREATE INDEX seats_by_user ON seats (user_id)",
+            "CREATE INDEX seats_by_substitute ON seats (substitute_id)",
+            # The log is the truth. The primary key makes two racing appends of the
+            # same seq fail cleanly instead of one silently replacing the other.
+            """
+            CREATE TABLE actions (
+                game_id INTEGER NOT NULL,
+                seq INTEGER NOT NULL CHECK (seq >= 1),
+                seat INTEGER NOT NULL,
+                notation TEXT NOT NULL,
+                user_id INTEGER,
+                interaction_id INTEGER,
+                created_at REAL NOT NULL,
+                PRIMARY KEY (game_id, seq),
+                FOREIGN KEY (game_id, seat) REFERENCES seats (game_id, seat)
+            ) WITHOUT ROWID
+            """,
+            # One cached state per game: rebuildable from the log at any time.
+            """
+            CREATE TABLE snapshots (
+                game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+                seq INTEGER NOT NULL CHECK (seq >= 0),
+                state TEXT NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE interactions (
+                interaction_id INTEGER PRIMARY KEY,
+                game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+                seq INTEGER NOT NULL,
+                result TEXT NOT NULL,
+                created_at REAL NOT NULL
+            )
+            """,
+            "CREATE INDEX interactions_by_time ON interactions (created_at)",
+            """
+            CREATE TABLE messages (
+                game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+                kind TEXT NOT NULL,
+                channel_id INTEGER NOT NULL,
+                message_id INTEGER NOT NULL,
+                PRIMARY KEY (game_id, kind)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE notification_prefs (
+                user_id INTEGER PRIMARY KEY,
+                dm_opt_in INTEGER NOT NULL DEFAULT 0 CHECK (dm_opt_in IN (0, 1)),
+                quiet_start INTEGER CHECK (quiet_start BETWEEN 0 AND 1439),
+                quiet_end INTEGER CHECK (quiet_end BETWEEN 0 AND 1439),
+                timezone TEXT NOT NULL DEFAULT 'UTC'
+            )
+            """,
+            """
+            CREATE TABLE reminders (
+                game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+                seat INTEGER NOT NULL,
+                waiting_since REAL NOT NULL,
+                next_at REAL NOT NULL,
+                missed INTEGER NOT NULL DEFAULT 0,
+                muted_for_turn INTEGER NOT NULL DEFAULT 0 CHECK (muted_for_turn IN (0, 1)),
+                PRIMARY KEY (game_id, seat)
+            ) WITHOUT ROWID
+            """,
+            "CREATE INDEX reminders_by_time ON reminders (next_at)",
+        ),
+    ),
+)
+
+LATEST_VERSION = MIGRATIONS[-1].version

@@ -1,0 +1,144 @@
+"""The rows a store keeps, as small immutable values.
+
+Payloads the rules own (game config, state snapshots, stored results) travel as JSON
+text: the store never interprets them, so a damaged payload is found (and reported
+with its game id) by the service that reads it, not by the store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+GameStatus = Literal["open", "active", "over", "abandoned"]
+GAME_STATUSES: tuple[GameStatus, ...] = ("open", "active", "over", "abandoned")
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """What `Store.create_game` needs; the store assigns the id."""
+
+    rules: str
+    config: str
+    creator_id: int
+    reminder_seconds: int
+    created_at: datetime
+    guild_id: int | None = None
+    channel_id: int | None = None
+    thread_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    id: int
+    rules: str
+    config: str
+    seed: int | None
+    status: GameStatus
+    creator_id: int
+    reminder_seconds: int
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """A seat at the table. `user_id` is the player who joined (None once kicked);
+    `substitute_id`, when set, plays the seat instead."""
+
+    game_id: int
+    seat: int
+    user_id: int | None
+    joined_at: datetime
+    colour: str | None = None
+    team: int | None = None
+    substitute_id: int | None = None
+    autopilot: bool = False
+
+    @property
+    def controller_id(self) -> int | None:
+        """The Discord user who acts for this seat now."""
+        return self.substitute_id if self.substitute_id is not None else self.user_id
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    """One entry of the action log, the truth of a game: `seq` counts from 1."""
+
+    game_id: int
+    seq: int
+    seat: int
+    notation: str
+    created_at: datetime
+    user_id: int | None = None
+    interaction_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotRecord:
+    """The state after action `seq` (0: after setup), as JSON: a cache of the log."""
+
+    game_id: int
+    seq: int
+    state: str
+
+
+@dataclass(frozen=True, slots=True)
+class InteractionRecord:
+    """A Discord interaction already handled, with the result it was answered with."""
+
+    interaction_id: int
+    game_id: int
+    seq: int
+    result: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRecord:
+    """A message the bot posted and must edit later (e.g. kind `board`, `status`)."""
+
+    game_id: int
+    kind: str
+    channel_id: int
+    message_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class NotificationPrefs:
+    """How a user wants to be reminded. Quiet hours are minutes after local midnight
+    (start inclusive, end exclusive; the window may wrap past midnight)."""
+
+    user_id: int
+    dm_opt_in: bool = False
+    quiet_start: int | None = None
+    quiet_end: int | None = None
+    timezone: str = "UTC"
+
+
+@dataclass(frozen=True, slots=True)
+class ReminderRecord:
+    """A seat the game is waiting for: since when, and when to remind it next."""
+
+    game_id: int
+    seat: int
+    waiting_since: datetime
+    next_at: datetime
+    missed: int = 0
+    muted_for_turn: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """Everything needed to rebuild a game's state in one consistent read: the game,
+    its seats, the latest snapshot and the log entries after it."""
+
+    game: GameRecord
+    seats: tuple[SeatRecord, ...]
+    snapshot: SnapshotRecord | None
+    later_actions: tuple[ActionRecord, ...]
+    last_seq: int

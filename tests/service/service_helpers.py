@@ -1,0 +1,146 @@
+"""Shared builders for the store and service tests: backends, a fake clock, services
+over a real SQLite file, started games and random-game records to play through them.
+
+Tests in this folder import these as `from service_helpers import ...` (like
+`from helpers import ...` elsewhere: tests/ has no __init__.py).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from bot.service import MOUNTAIN_KING, GameInfo, GameService
+from bot.store import SqliteStore, Store
+from rules.actions import Action
+from rules.game import Game, Move
+from rules.selfplay import play_random_game
+from rules.state import State, make_config
+
+USERS = (1001, 1002, 1003, 1004, 1005)
+STRANGER = 9999
+START = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+
+MODES: dict[str, dict[str, Any]] = {
+    "2p": {"players": 2},
+    "3p": {"players": 3},
+    "4p": {"players": 4},
+    "5p": {"players": 5},
+    "teams": {"players": 4, "teams": True},
+}
+
+
+class FakeClock:
+    """A clock the test moves by hand; each reading ticks one millisecond so that
+    entries keep their order."""
+
+    def __init__(self, now: datetime = START) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(milliseconds=1)
+        return self.now
+
+    def advance(self, delta: timedelta) -> None:
+        self.now += delta
+
+
+@dataclass(frozen=True)
+class Backend:
+    """How the backend-agnostic store tests make a store of one kind."""
+
+    name: str
+
+    def make(self, tmp_path: Path) -> Store:
+        if self.name == "sqlite":
+            return SqliteStore(tmp_path / "games.db")
+        raise AssertionError(self.name)  # pragma: no cover
+
+    def force_schema_version(self, tmp_path: Path, version: int) -> None:
+        """Pretend a newer bot wrote the database."""
+        if self.name == "sqlite":
+            db = sqlite3.connect(tmp_path / "games.db")
+            db.execute(f"PRAGMA user_version = {version}")
+            db.commit()
+            db.close()
+            return
+        raise AssertionError(self.name)  # pragma: no cover
+
+    def snapshot_files(self, tmp_path: Path) -> dict[str, bytes]:
+        """The database's bytes on disk, to show a refused open wrote nothing."""
+        if self.name == "sqlite":
+            # the -shm file is a shared-memory index that readers touch; it holds no data
+            files = sorted(tmp_path.glob("games.db*"))
+            return {p.name: p.read_bytes() for p in files if not p.name.endswith("-shm")}
+        raise AssertionError(self.name)  # pragma: no cover
+
+
+# a PostgreSQL backend would be added here and run the same store tests
+BACKENDS = (Backend("sqlite"),)
+
+Service = GameService[State, Action]
+
+
+@asynccontextmanager
+async def open_service(
+    path: Path, *, clock: FakeClock | None = None, rng_seed: int | None = 0
+) -> AsyncIterator[Service]:
+    """A service over a real SQLite file (seeds from a seeded RNG: reproducible)."""
+    rng = None if rng_seed is None else random.Random(rng_seed)
+    async with SqliteStore(path) as store:
+        yield GameService(store, MOUNTAIN_KING, rng=rng, clock=clock or FakeClock())
+
+
+async def started_game(service: Service, users: Sequence[int] = USERS, **options: Any) -> GameInfo:
+    """Create a game with `options` (default 2 players), seat the users in order and
+    start it (the first user creates it)."""
+    options.setdefault("players", 2)
+    players = users[: options["players"]]
+    game = await service.create_game(players[0], options)
+    for user in players[1:]:
+        await service.join(game.id, user)
+    return await service.start(game.id, players[0])
+
+
+def random_record(seed: int, **options: Any) -> Game:
+    """A finished random game (cached: records are reused across tests)."""
+    return _random_record(seed, json.dumps(options, sort_keys=True))
+
+
+@cache
+def _random_record(seed: int, options: str) -> Game:
+    return play_random_game(make_config(**json.loads(options)), seed)
+
+
+def record_for(info: GameInfo) -> Game:
+    """A finished random game with the options and seed of a started game."""
+    assert info.seed is not None
+    return random_record(info.seed, **info.config)
+
+
+def user_of(info: GameInfo, seat: int) -> int:
+    user = info.seats[seat].controller_id
+    assert user is not None
+    return user
+
+
+async def play_moves(
+    service: Service, info: GameInfo, moves: Sequence[Move], *, as_text: bool = False
+) -> None:
+    """Play moves through the service, each by the user seated there."""
+    for move in moves:
+        action: Action | str = str(move.action) if as_text else move.action
+        await service.act(info.id, user_of(info, move.seat), action)
+
+
+def raw(path: Path) -> sqlite3.Connection:
+    """A plain sqlite3 connection, for tests that damage or inspect rows directly."""
+    return sqlite3.connect(path, isolation_level=None)

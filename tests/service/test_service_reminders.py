@@ -1,0 +1,134 @@
+"""Whose turn, since when, and when each awaited player is reminded next."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from service_helpers import USERS, FakeClock, open_service, play_moves, record_for, started_game
+
+from bot.service import InvalidSettingError, NotYourTurnError
+from bot.service.reminders import next_reminder
+from bot.store import NotificationPrefs
+from rules.actions import Keep, PlaceGate
+
+A, B, C = USERS[:3]
+HOUR = timedelta(hours=1)
+NIGHT = NotificationPrefs(A, quiet_start=22 * 60, quiet_end=7 * 60)
+
+
+def at(day: int, hour: int, minute: int = 0) -> datetime:
+    return datetime(2026, 3, day, hour, minute, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("after", "prefs", "expected"),
+    [
+        (at(2, 10), None, at(2, 13)),
+        (at(2, 10), NIGHT, at(2, 13)),  # 13:00 is outside the quiet hours
+        (at(2, 20), NIGHT, at(3, 7)),  # 23:00 falls in them: wait until 07:00
+        (at(2, 23), NIGHT, at(3, 7)),  # 02:00 the next night, same window
+        (at(2, 4), NIGHT, at(2, 7)),  # exactly 07:00: the quiet hours have ended
+        (at(2, 10), NotificationPrefs(A, quiet_start=12 * 60, quiet_end=14 * 60), at(2, 14)),
+        (at(2, 10), NotificationPrefs(A, quiet_start=600, quiet_end=600), at(2, 13)),
+        # 14:00 UTC is 23:00 in Tokyo (UTC+9): wake at 07:00 Tokyo, 22:00 UTC
+        (
+            at(2, 11),
+            NotificationPrefs(A, quiet_start=1320, quiet_end=420, timezone="Asia/Tokyo"),
+            at(2, 22),
+        ),
+    ],
+)
+def test_reminders_wait_for_the_end_of_quiet_hours(
+    after: datetime, prefs: NotificationPrefs | None, expected: datetime
+) -> None:
+    assert next_reminder(after, 3 * HOUR, prefs) == expected
+
+
+async def test_turn_status_shows_who_is_awaited_since_when(tmp_path: Path) -> None:
+    clock = FakeClock()
+    async with open_service(tmp_path / "g.db", clock=clock) as service:
+        game = await service.create_game(A, {"players": 2}, reminder_interval=6 * HOUR)
+        await service.join(game.id, B)
+        clock.advance(HOUR)
+        info = await service.start(game.id, A)
+        started = clock.now
+        status = await service.turn_status(info.id)
+        assert [w.seat for w in status.waiting] == [0, 1]  # the draft is simultaneous
+        assert all(w.since == started for w in status.waiting)
+        assert all(w.next_reminder == started + 6 * HOUR for w in status.waiting)
+        record = record_for(info)
+        keeps_of_1 = [m for m in record.moves if isinstance(m.action, Keep) and m.seat == 1]
+        clock.advance(HOUR)
+        await play_moves(service, info, keeps_of_1)
+        status = await service.turn_status(info.id)
+        # seat 1 finished its draft; seat 0 is still awaited since the start
+        assert [(w.seat, w.since) for w in status.waiting] == [(0, started)]
+        keeps_of_0 = [m for m in record.moves if isinstance(m.action, Keep) and m.seat == 0]
+        clock.advance(HOUR)
+        await play_moves(service, info, keeps_of_0)
+        # seat 0 goes on to place the first gate: awaited all along, still since the start
+        status = await service.turn_status(info.id)
+        assert [(w.seat, w.since) for w in status.waiting] == [(0, started)]
+        gate = next(m for m in record.moves if isinstance(m.action, PlaceGate))
+        clock.advance(HOUR)
+        await play_moves(service, info, [gate])
+        gate_at = clock.now
+        status = await service.turn_status(info.id)
+        assert [w.seat for w in status.waiting] == [1]
+        assert status.waiting[0].label == "orange" and status.waiting[0].user_id == B
+        assert gate_at - timedelta(seconds=1) < status.waiting[0].since <= gate_at
+        assert status.waiting[0].next_reminder == status.waiting[0].since + 6 * HOUR
+
+
+async def test_due_reminders_are_counted_muted_and_reset_by_the_next_turn(tmp_path: Path) -> None:
+    clock = FakeClock()
+    async with open_service(tmp_path / "g.db", clock=clock) as service:
+        await service.notifications.set_prefs(NotificationPrefs(B, dm_opt_in=True))
+        info = await started_game(service, players=2)
+        record = record_for(info)
+        assert await service.notifications.due_reminders() == []
+        clock.advance(25 * HOUR)
+        due = await service.notifications.due_reminders()
+        assert [(d.seat, d.user_id, d.dm_opt_in) for d in due] == [(0, A, False), (1, B, True)]
+        nxt = await service.notifications.reminder_sent(info.id, 0)
+        assert nxt is not None and nxt > clock.now
+        await service.notifications.mute_turn(info.id, B)
+        assert await service.notifications.due_reminders() == []
+        waiting = {w.seat: w for w in (await service.turn_status(info.id)).waiting}
+        assert waiting[0].missed == 1 and waiting[1].muted
+        # after the draft, seat 0 places a gate and seat 1's new turn is not muted
+        gates = next(i for i, m in enumerate(record.moves) if isinstance(m.action, PlaceGate))
+        await play_moves(service, info, record.moves[: gates + 1])
+        waiting = {w.seat: w for w in (await service.turn_status(info.id)).waiting}
+        assert list(waiting) == [1] and not waiting[1].muted and waiting[1].missed == 0
+        with pytest.raises(NotYourTurnError):
+            await service.notifications.mute_turn(info.id, A)
+
+
+async def test_a_players_quiet_hours_move_their_reminder(tmp_path: Path) -> None:
+    clock = FakeClock(at(2, 20))
+    async with open_service(tmp_path / "g.db", clock=clock) as service:
+        await service.notifications.set_prefs(NotificationPrefs(A, quiet_start=1320, quiet_end=420))
+        game = await service.create_game(A, {"players": 2}, reminder_interval=3 * HOUR)
+        await service.join(game.id, B)
+        await service.start(game.id, A)
+        waiting = {w.seat: w for w in (await service.turn_status(game.id)).waiting}
+        assert waiting[0].next_reminder == at(3, 7)
+        assert waiting[1].next_reminder == waiting[1].since + 3 * HOUR
+
+
+async def test_bad_notification_settings_are_refused(tmp_path: Path) -> None:
+    async with open_service(tmp_path / "g.db") as service:
+        with pytest.raises(InvalidSettingError, match="time zone"):
+            await service.notifications.set_prefs(NotificationPrefs(A, timezone="Mars/Olympus"))
+        with pytest.raises(InvalidSettingError, match="both ends"):
+            await service.notifications.set_prefs(NotificationPrefs(A, quiet_start=60))
+        with pytest.raises(InvalidSettingError):
+            await service.notifications.set_prefs(
+                NotificationPrefs(A, quiet_start=60, quiet_end=5000)
+            )
+        assert await service.notifications.prefs(A) == NotificationPrefs(A)
+        await service.notifications.set_prefs(NotificationPrefs(A, dm_opt_in=True))
+        assert (await service.notifications.prefs(A)).dm_opt_in

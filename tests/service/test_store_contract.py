@@ -1,0 +1,310 @@
+"""The store contract, written against the `Store` interface: every backend in
+`BACKENDS` runs these tests (today SQLite; PostgreSQL would join the list)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from service_helpers import BACKENDS, START, Backend
+
+from bot.store import (
+    LATEST_VERSION,
+    ActionRecord,
+    DuplicateInteractionError,
+    InteractionRecord,
+    MessageRecord,
+    NewGame,
+    NotificationPrefs,
+    ReminderRecord,
+    SchemaTooNewError,
+    SeqConflictError,
+    SnapshotRecord,
+    StatusConflictError,
+    Store,
+)
+
+T1 = START + timedelta(minutes=1)
+T2 = START + timedelta(minutes=2)
+
+
+@pytest.fixture(params=BACKENDS, ids=lambda b: b.name)
+def backend(request: pytest.FixtureRequest) -> Backend:
+    backend: Backend = request.param
+    return backend
+
+
+@pytest.fixture
+async def store(backend: Backend, tmp_path: Path) -> AsyncIterator[Store]:
+    async with backend.make(tmp_path) as opened:
+        yield opened
+
+
+def new_game(creator: int = 1, config: str = '{"players":2}') -> NewGame:
+    return NewGame(
+        rules="test", config=config, creator_id=creator, reminder_seconds=3600, created_at=START
+    )
+
+
+async def active_game(store: Store, players: int = 2) -> int:
+    """An active game with `players` seats and the snapshot after setup."""
+    game = await store.create_game(new_game(), seat_creator=True)
+    for user in range(2, players + 1):
+        assert await store.add_seat(game.id, user, limit=players, at=START) is not None
+    seats = await store.seats(game.id)
+    started = await store.start_game(
+        game.id,
+        seed=42,
+        seats=seats,
+        snapshot=SnapshotRecord(game.id, 0, "state-0"),
+        waiting=[ReminderRecord(game.id, 0, START, T1)],
+        at=START,
+    )
+    assert started
+    return game.id
+
+
+async def append(
+    store: Store, game_id: int, seq: int, text: str = "", *, interaction: int | None = None
+) -> None:
+    text = text or f"action-{seq}"
+    await store.append_action(
+        ActionRecord(game_id, seq, 0, text, START, user_id=1, interaction_id=interaction),
+        SnapshotRecord(game_id, seq, f"state-after-{text}"),
+        interaction=None
+        if interaction is None
+        else InteractionRecord(interaction, game_id, seq, f"result-{seq}", START),
+    )
+
+
+# --- schema ---------------------------------------------------------------------------
+
+
+async def test_a_new_database_is_migrated_to_the_latest_schema(store: Store) -> None:
+    assert await store.schema_version() == LATEST_VERSION
+
+
+async def test_migrating_twice_is_a_no_op(backend: Backend, tmp_path: Path) -> None:
+    async with backend.make(tmp_path) as first:
+        game_id = await active_game(first)
+        await append(first, game_id, 1)
+        assert await first.migrate() == []
+    async with backend.make(tmp_path) as again:
+        assert await again.migrate() == []
+        assert await again.schema_version() == LATEST_VERSION
+        assert [a.notation for a in await again.actions(game_id)] == ["action-1"]
+
+
+async def test_a_database_from_a_newer_bot_is_refused_and_left_untouched(
+    backend: Backend, tmp_path: Path
+) -> None:
+    async with backend.make(tmp_path) as first:
+        await active_game(first)
+    backend.force_schema_version(tmp_path, LATEST_VERSION + 1)
+    files = backend.snapshot_files(tmp_path)
+    newer = backend.make(tmp_path)
+    with pytest.raises(SchemaTooNewError, match="Upgrade the bot") as caught:
+        await newer.open()
+    assert caught.value.found == LATEST_VERSION + 1
+    await newer.close()
+    assert backend.snapshot_files(tmp_path) == files
+    backend.force_schema_version(tmp_path, LATEST_VERSION)
+    async with backend.make(tmp_path) as reopened:
+        assert len(await reopened.actions(1)) == 0
+        assert (await reopened.game(1)) is not None
+
+
+# --- the action log -------------------------------------------------------------------
+
+
+async def test_appended_actions_load_with_the_latest_snapshot(store: Store) -> None:
+    game_id = await active_game(store)
+    for seq in (1, 2, 3):
+        await append(store, game_id, seq)
+    loaded = await store.load_game(game_id)
+    assert loaded is not None
+    assert loaded.game.status == "active" and loaded.game.seed == 42
+    assert loaded.snapshot == SnapshotRecord(game_id, 3, "state-after-action-3")
+    assert loaded.later_actions == ()
+    assert loaded.last_seq == 3
+    assert [a.seq for a in await store.actions(game_id)] == [1, 2, 3]
+    assert [a.notation for a in await store.actions(game_id, after=1)] == ["action-2", "action-3"]
+
+
+async def test_actions_after_an_older_snapshot_come_with_it(store: Store) -> None:
+    game_id = await active_game(store)
+    await append(store, game_id, 1)
+    await store.put_snapshot(SnapshotRecord(game_id, 0, "rebuilt-0"))  # older: ignored
+    loaded = await store.load_game(game_id)
+    assert loaded is not None and loaded.snapshot is not None
+    assert loaded.snapshot.seq == 1
+
+
+async def test_a_duplicate_seq_is_refused_and_changes_nothing(store: Store) -> None:
+    game_id = await active_game(store)
+    await append(store, game_id, 1, "first")
+    with pytest.raises(SeqConflictError) as caught:
+        await append(store, game_id, 1, "second")
+    assert caught.value.last_seq == 1
+    assert [a.notation for a in await store.actions(game_id)] == ["first"]
+    loaded = await store.load_game(game_id)
+    assert loaded is not None and loaded.snapshot is not None
+    assert loaded.snapshot.state == "state-after-first"
+
+
+async def test_a_gap_in_the_log_is_refused(store: Store) -> None:
+    game_id = await active_game(store)
+    await append(store, game_id, 1)
+    with pytest.raises(SeqConflictError):
+        await append(store, game_id, 3)
+    assert [a.seq for a in await store.actions(game_id)] == [1]
+
+
+async def test_a_handled_interaction_cannot_be_stored_twice(store: Store) -> None:
+    game_id = await active_game(store)
+    await append(store, game_id, 1, interaction=77)
+    with pytest.raises(DuplicateInteractionError):
+        await append(store, game_id, 2, interaction=77)
+    assert [a.seq for a in await store.actions(game_id)] == [1]
+    stored = await store.interaction(77)
+    assert stored is not None and (stored.seq, stored.result) == (1, "result-1")
+
+
+async def test_only_an_active_game_takes_actions(store: Store) -> None:
+    game = await store.create_game(new_game(), seat_creator=True)
+    with pytest.raises(StatusConflictError):
+        await append(store, game.id, 1)
+    game_id = await active_game(store)
+    assert await store.set_status(game_id, "abandoned", only_from=["active"], at=T1)
+    with pytest.raises(StatusConflictError):
+        await append(store, game_id, 1)
+    assert await store.actions(game_id) == []
+    assert await store.reminders(game_id) == []
+
+
+async def test_the_final_action_ends_the_game_and_its_reminders(store: Store) -> None:
+    game_id = await active_game(store)
+    await store.append_action(
+        ActionRecord(game_id, 1, 0, "end", T1),
+        SnapshotRecord(game_id, 1, "final"),
+        status="over",
+        waiting=[ReminderRecord(game_id, 1, T1, T2)],
+    )
+    game = await store.game(game_id)
+    assert game is not None and game.status == "over" and game.updated_at == T1
+    assert await store.reminders(game_id) == []
+
+
+async def test_the_waiting_seats_keep_their_schedule_while_still_awaited(store: Store) -> None:
+    game_id = await active_game(store, players=3)
+    await store.append_action(
+        ActionRecord(game_id, 1, 0, "a", T1),
+        SnapshotRecord(game_id, 1, "s1"),
+        waiting=[ReminderRecord(game_id, 0, T1, T2), ReminderRecord(game_id, 2, T1, T2)],
+    )
+    reminders = await store.reminders(game_id)
+    # seat 0 was already awaited: its row (since START, next T1) stays as it was
+    assert reminders == [
+        ReminderRecord(game_id, 0, START, T1),
+        ReminderRecord(game_id, 2, T1, T2),
+    ]
+    await store.append_action(
+        ActionRecord(game_id, 2, 0, "b", T2),
+        SnapshotRecord(game_id, 2, "s2"),
+        waiting=[ReminderRecord(game_id, 1, T2, T2)],
+    )
+    assert [r.seat for r in await store.reminders(game_id)] == [1]
+
+
+# --- games and seats -----------------------------------------------------------------
+
+
+async def test_seats_are_taken_in_order_up_to_the_limit_once_per_user(store: Store) -> None:
+    game = await store.create_game(new_game(creator=1), seat_creator=True)
+    assert await store.add_seat(game.id, 1, limit=3, at=T1) is None  # already seated
+    second = await store.add_seat(game.id, 2, limit=3, at=T1)
+    assert second is not None and second.seat == 1
+    assert await store.add_seat(game.id, 3, limit=3, at=T1) is not None
+    assert await store.add_seat(game.id, 4, limit=3, at=T1) is None  # full
+    assert [s.user_id for s in await store.seats(game.id)] == [1, 2, 3]
+
+
+async def test_removing_a_seat_moves_later_seats_up(store: Store) -> None:
+    game = await store.create_game(new_game(creator=1), seat_creator=True)
+    for user in (2, 3, 4):
+        await store.add_seat(game.id, user, limit=4, at=T1)
+    assert await store.remove_seat(game.id, 1, at=T2)
+    assert [(s.seat, s.user_id) for s in await store.seats(game.id)] == [(0, 1), (1, 3), (2, 4)]
+    assert not await store.remove_seat(game.id, 7, at=T2)
+
+
+async def test_a_started_game_takes_no_new_seats_and_starts_once(store: Store) -> None:
+    game_id = await active_game(store)
+    assert await store.add_seat(game_id, 9, limit=5, at=T1) is None
+    assert not await store.remove_seat(game_id, 0, at=T1)
+    again = await store.start_game(
+        game_id,
+        seed=1,
+        seats=[],
+        snapshot=SnapshotRecord(game_id, 0, "other"),
+        waiting=[],
+        at=T1,
+    )
+    assert not again
+    game = await store.game(game_id)
+    assert game is not None and game.seed == 42
+
+
+async def test_games_are_found_by_thread_and_by_player(store: Store) -> None:
+    game_id = await active_game(store)
+    await store.set_place(game_id, guild_id=5, channel_id=6, thread_id=7, at=T1)
+    found = await store.game_in_thread(7)
+    assert found is not None and found.id == game_id and found.channel_id == 6
+    assert await store.game_in_thread(8) is None
+    assert [g.id for g in await store.games_of_user(2, ["active"])] == [game_id]
+    assert await store.games_of_user(2, ["over"]) == []
+
+
+# --- bookkeeping ---------------------------------------------------------------------
+
+
+async def test_messages_are_remembered_per_kind(store: Store) -> None:
+    game_id = await active_game(store)
+    await store.put_message(MessageRecord(game_id, "board", 10, 100))
+    await store.put_message(MessageRecord(game_id, "board", 10, 101))
+    await store.put_message(MessageRecord(game_id, "status", 10, 102))
+    assert [m.message_id for m in await store.messages(game_id)] == [101, 102]
+    assert await store.delete_message(game_id, "board")
+    assert not await store.delete_message(game_id, "board")
+
+
+async def test_notification_prefs_round_trip(store: Store) -> None:
+    prefs = NotificationPrefs(
+        5, dm_opt_in=True, quiet_start=1380, quiet_end=420, timezone="Asia/Tokyo"
+    )
+    await store.put_notification_prefs(prefs)
+    await store.put_notification_prefs(NotificationPrefs(6))
+    assert await store.notification_prefs([5, 6, 7]) == {5: prefs, 6: NotificationPrefs(6)}
+
+
+async def test_due_reminders_skip_muted_seats(store: Store) -> None:
+    game_id = await active_game(store, players=3)
+    await store.append_action(
+        ActionRecord(game_id, 1, 0, "a", START),
+        SnapshotRecord(game_id, 1, "s1"),
+        waiting=[ReminderRecord(game_id, 1, START, T1), ReminderRecord(game_id, 2, START, T2)],
+    )
+    assert [r.seat for r in await store.due_reminders(T2, limit=10)] == [1, 2]
+    assert await store.put_reminder(ReminderRecord(game_id, 1, START, T1, muted_for_turn=True))
+    assert [r.seat for r in await store.due_reminders(T2, limit=10)] == [2]
+    assert not await store.put_reminder(ReminderRecord(game_id, 0, START, T1))  # not awaited
+
+
+async def test_old_interactions_are_pruned(store: Store) -> None:
+    game_id = await active_game(store)
+    await append(store, game_id, 1, interaction=1)
+    assert await store.prune_interactions(START) == 0
+    assert await store.prune_interactions(T1) == 1
+    assert await store.interaction(1) is None

@@ -1,0 +1,93 @@
+"""What only the SQLite store promises: its connection defaults and the database's
+own constraints (the key that turns a racing append into a clean refusal)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from service_helpers import START, raw
+
+from bot.store import (
+    LATEST_VERSION,
+    ActionRecord,
+    NewGame,
+    SeqConflictError,
+    SnapshotRecord,
+    SqliteStore,
+)
+from bot.store import sqlite as sqlite_module
+
+
+async def started(store: SqliteStore) -> int:
+    game = await store.create_game(NewGame("test", "{}", 1, 60, START), seat_creator=True)
+    assert await store.start_game(
+        game.id, seed=1, seats=[], snapshot=SnapshotRecord(game.id, 0, "s0"), waiting=[], at=START
+    )
+    return game.id
+
+
+async def test_connections_use_wal_foreign_keys_and_a_busy_timeout(tmp_path: Path) -> None:
+    async with SqliteStore(tmp_path / "g.db", busy_timeout_ms=4321) as store:
+        db = store._conn()
+
+        async def pragma(name: str) -> object:
+            rows = list(await db.execute_fetchall(f"PRAGMA {name}"))
+            return rows[0][0]
+
+        assert await pragma("journal_mode") == "wal"
+        assert await pragma("foreign_keys") == 1
+        assert await pragma("busy_timeout") == 4321
+        assert await pragma("synchronous") == 2  # FULL
+    assert raw(tmp_path / "g.db").execute("PRAGMA user_version").fetchone() == (LATEST_VERSION,)
+
+
+async def test_the_primary_key_refuses_a_second_entry_with_the_same_seq(tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    async with SqliteStore(path) as store:
+        game_id = await started(store)
+    db = raw(path)
+    row = (game_id, 1, 0, "end", 0.0)
+    db.execute(
+        "INSERT INTO actions (game_id, seq, seat, notation, created_at) VALUES (?, ?, ?, ?, ?)",
+        row,
+    )
+    with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
+        db.execute(
+            "INSERT INTO actions (game_id, seq, seat, notation, created_at) VALUES (?, ?, ?, ?, ?)",
+            row,
+        )
+
+
+async def test_a_primary_key_conflict_becomes_a_seq_conflict(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with SqliteStore(tmp_path / "g.db") as store:
+        game_id = await started(store)
+        first = ActionRecord(game_id, 1, 0, "first", START)
+        await store.append_action(first, SnapshotRecord(game_id, 1, "s1"))
+
+        # a writer whose view of the log is stale gets past the gap check...
+        async def stale(db: object, game_id: int) -> int:
+            return 0
+
+        monkeypatch.setattr(sqlite_module, "_last_seq", stale)
+        second = ActionRecord(game_id, 1, 0, "second", START)
+        # ...and the key still refuses it, cleanly
+        with pytest.raises(SeqConflictError):
+            await store.append_action(second, SnapshotRecord(game_id, 1, "s1-second"))
+        monkeypatch.undo()
+        assert [a.notation for a in await store.actions(game_id)] == ["first"]
+        loaded = await store.load_game(game_id)
+        assert loaded is not None and loaded.snapshot == SnapshotRecord(game_id, 1, "s1")
+
+
+async def test_log_entries_must_belong_to_a_seat(tmp_path: Path) -> None:
+    async with SqliteStore(tmp_path / "g.db") as store:
+        game_id = await started(store)
+        with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+            await store.append_action(
+                ActionRecord(game_id, 1, 7, "end", START), SnapshotRecord(game_id, 1, "s")
+            )
+        assert await store.actions(game_id) == []
