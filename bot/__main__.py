@@ -1,15 +1,22 @@
-"""`python -m bot`: start the Discord bot.
+"""`python -m bot`: start the Discord bot with settings from the environment or `.env`.
 
-The bot itself arrives with the Discord issue; for now this checks the settings it will
-need and says what is missing, so the run command already installs and checks
-everything.
+Without a token it says how to get one and exits with status 2.
 """
 
 from __future__ import annotations
 
-import os
+import asyncio
+import logging
 import sys
-from pathlib import Path
+from datetime import timedelta
+
+import discord
+import yarl
+
+from bot.app import MountainBot
+from bot.service import GameService, MountainKingRules
+from bot.settings import Settings
+from bot.store.sqlite import SqliteStore
 
 TOKEN_HELP = """\
 No Discord token found.
@@ -18,30 +25,70 @@ No Discord token found.
    open its "Bot" page and press "Reset Token" to get the bot's token.
 2. Put it in the environment (export DISCORD_TOKEN=...) or in a file named .env
    in the project folder: DISCORD_TOKEN=...   (see .env.example)
+3. Invite the bot with the "bot" and "applications.commands" scopes, then run
+   ./scripts/run-bot again.
 """
 
 
-def _token_from_env_file(path: Path) -> str | None:
-    if not path.is_file():
-        return None
-    for line in path.read_text(encoding="utf-8").splitlines():
-        key, sep, value = line.strip().partition("=")
-        if sep and key.strip() == "DISCORD_TOKEN" and value.strip():
-            return value.strip().strip("'\"")
-    return None
+class RedactToken(logging.Filter):
+    """Belt and braces: the token never reaches a log line, whatever logs it."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self.token = token
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if self.token and self.token in message:
+            record.msg = message.replace(self.token, "[token]")
+            record.args = ()
+        return True
+
+
+def point_at(api_base: str | None, gateway_url: str | None) -> None:
+    """Talk to a Discord-compatible server other than discord.com (tests do too)."""
+    if api_base:
+        discord.http.Route.BASE = api_base.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+async def run(settings: Settings, token: str) -> None:
+    settings.database_path.parent.mkdir(parents=True, exist_ok=True)
+    store = SqliteStore(settings.database_path)
+    await store.open()
+    service: GameService[object, object] = GameService(
+        store,
+        MountainKingRules(),  # type: ignore[arg-type]
+        reminder_interval=timedelta(hours=settings.reminder_hours),
+    )
+    bot = MountainBot(service, settings)
+    try:
+        async with bot:
+            await bot.start(token)
+    finally:
+        await store.close()
 
 
 def main() -> int:
-    token = os.environ.get("DISCORD_TOKEN") or _token_from_env_file(Path(".env"))
+    settings = Settings()
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    token = settings.discord_token.get_secret_value() if settings.discord_token else ""
+    handler.addFilter(RedactToken(token))
+    logging.basicConfig(level=settings.log_level.upper(), handlers=[handler])
     if not token:
         print(TOKEN_HELP, file=sys.stderr)
         return 2
-    print(
-        "The Discord bot is not built yet (it is a later issue). The rules engine is"
-        " ready: try `python -m rules selfplay --players 4 --seed 1`.",
-        file=sys.stderr,
-    )
-    return 1
+    point_at(settings.discord_api_base, settings.discord_gateway_url)
+    try:
+        asyncio.run(run(settings, token))
+    except discord.LoginFailure:
+        logging.getLogger("bot").error("Discord refused the token: check DISCORD_TOKEN.")
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,115 @@
+"""A bot on a real SQLite file, run by SimCord against an in-memory Discord, and the
+player moves a test needs: open a game, join, start, draft by buttons, place gates,
+play turns with slash commands."""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import discord
+import simcord
+from PIL import Image
+
+from bot.app import MountainBot
+from bot.service import GameService, MountainKingRules
+from bot.settings import Settings
+from bot.store.sqlite import SqliteStore
+from rules.engine import seats_to_act
+from rules.selfplay import random_action
+
+
+@asynccontextmanager
+async def running_bot(db: Path, *, seed: int = 1) -> AsyncIterator[tuple[simcord.Env, MountainBot]]:
+    store = SqliteStore(db, synchronous="NORMAL")
+    await store.open()
+    service: GameService[Any, Any] = GameService(
+        store, MountainKingRules(), rng=random.Random(seed), reminder_interval=timedelta(hours=12)
+    )
+    bot = MountainBot(service, Settings(discord_token=None), autopilot_delay=0, reminder_poll=0)
+    try:
+        async with simcord.run(bot) as env:
+            yield env, bot
+    finally:
+        await store.close()
+
+
+async def pngs(message: discord.Message) -> list[Image.Image]:
+    """Every PNG attached to a message, decoded (fails if one is not a PNG)."""
+    out = []
+    for attachment in message.attachments:
+        if attachment.filename.endswith(".png"):
+            data = await attachment.read()
+            assert data[:8] == b"\x89PNG\r\n\x1a\n", attachment.filename
+            img = Image.open(io.BytesIO(data))
+            img.load()
+            out.append(img)
+    return out
+
+
+async def open_game(
+    env: simcord.Env, players: list[Any], channel: Any, **options: Any
+) -> tuple[Any, int]:
+    """The first player opens a game, the others join, the first starts it. Returns the
+    game's thread handle and id."""
+    creator = players[0]
+    result = await creator.slash(channel, "mk new", players=len(players), **options)
+    assert result.acknowledged
+    thread = channel.threads[-1]
+    lobby = thread.history()[0]
+    for p in players[1:]:
+        await p.click(lobby, label="Join")
+        lobby = thread.history()[0]
+    await creator.click(lobby, label="Start")
+    game_id = int(thread.name.rsplit("#", 1)[1])
+    return thread, game_id
+
+
+async def draft_all(players: list[Any], thread: Any) -> None:
+    """Every player opens the private draft and keeps the first offered troll four
+    times, by buttons."""
+    for p in players:
+        result = await p.slash(thread, "mk draft")
+        for _ in range(4):
+            message = result.response
+            buttons = [c for row in message.components for c in row.get("components", [])]
+            assert buttons, message.content
+            click = await p.click(message.message, custom_id=buttons[0]["custom_id"])
+            assert click.acknowledged
+        assert "kept your four starting trolls" in result.response.content
+
+
+async def play_to_end(
+    env: simcord.Env,
+    bot: MountainBot,
+    by_seat: dict[int, Any],
+    thread: Any,
+    game_id: int,
+    *,
+    seed: int = 3,
+) -> int:
+    """Play random legal actions with `/mk act` (gates with `/mk gate`) until the game
+    is over. Returns how many commands were sent."""
+    rng = random.Random(seed)
+    sent = 0
+    while True:
+        loaded = await bot.service.load(game_id)
+        state = loaded.state
+        assert state is not None
+        if state.phase == "over":
+            return sent
+        seat = seats_to_act(state)[0]
+        action = random_action(state, seat, rng)
+        actor = by_seat[seat]
+        if state.phase == "gates":
+            result = await actor.slash(thread, "mk gate", point=str(action).split()[1])
+        else:
+            result = await actor.slash(thread, "mk act", action=str(action))
+        assert result.acknowledged
+        sent += 1
+        assert sent < 3000

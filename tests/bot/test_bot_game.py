@@ -1,0 +1,53 @@
+"""Whole games through the real discord.py bot (SimCord's in-memory Discord): lobby
+buttons, the draft by buttons, gates and every turn by slash commands, to the final
+score sheet and the record."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bot_harness import draft_all, open_game, play_to_end, pngs, running_bot
+
+from rules.game import game_from_record
+
+
+async def test_two_player_game_played_through_discord(tmp_path: Path) -> None:
+    async with running_bot(tmp_path / "games.sqlite3") as (env, bot):
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        alice = guild.add_member(env.create_user("alice"))
+        bob = guild.add_member(env.create_user("bob"))
+        thread, game_id = await open_game(env, [alice, bob], channel)
+        await draft_all([alice, bob], thread)
+        info = await bot.service.info(game_id)
+        by_seat = {s.seat: (alice if s.user_id == alice.id else bob) for s in info.seats}
+        sent = await play_to_end(env, bot, by_seat, thread, game_id)
+        assert sent > 20
+        messages = thread.history()
+        # every finished turn was posted with the board and the player's trollsmoot
+        turn_posts = [m for m in messages if m.attachments and m.content.startswith("**")]
+        assert len(turn_posts) >= 10
+        for post in turn_posts[:3] + turn_posts[-2:]:
+            images = await pngs(post)
+            assert len(images) == 2
+            assert images[0].width > 800
+        # pings: a fresh message mentioning exactly the next player, never anyone else
+        pings = [m for m in messages if "it's your turn" in m.content]
+        assert pings
+        for ping in pings:
+            assert len(ping.raw_mentions) == 1
+            assert ping.raw_mentions[0] in (alice.id, bob.id)
+        # the end: score sheet, winner, and a record that replays to the same result
+        final = messages[-1]
+        assert "The game is over" in final.content
+        names = [a.filename for a in final.attachments]
+        assert "score-sheet.png" in names
+        record_file = next(a for a in final.attachments if a.filename.endswith(".json"))
+        record = json.loads(await record_file.read())
+        replayed = game_from_record(record)
+        view = await bot.service.view(game_id, None)
+        assert replayed.outcome is not None
+        assert replayed.outcome.to_json() == view.outcome
+        winners = [info.seats[s].label.capitalize() for s in view.outcome["winning_seats"]]
+        assert all(w in final.content for w in winners)
