@@ -24,19 +24,31 @@ from rules.engine import seats_to_act
 from rules.selfplay import random_action
 
 
-@asynccontextmanager
-async def running_bot(db: Path, *, seed: int = 1) -> AsyncIterator[tuple[simcord.Env, MountainBot]]:
+async def make_bot(db: Path, *, seed: int = 1, clock: Any = None) -> MountainBot:
+    """A bot over a real SQLite file (a new store connection each time, as after a
+    restart of the process)."""
     store = SqliteStore(db, synchronous="NORMAL")
     await store.open()
     service: GameService[Any, Any] = GameService(
-        store, MountainKingRules(), rng=random.Random(seed), reminder_interval=timedelta(hours=12)
+        store,
+        MountainKingRules(),
+        rng=random.Random(seed),
+        reminder_interval=timedelta(hours=12),
+        clock=clock,
     )
-    bot = MountainBot(service, Settings(discord_token=None), autopilot_delay=0, reminder_poll=0)
+    return MountainBot(service, Settings(discord_token=None), autopilot_delay=0, reminder_poll=0)
+
+
+@asynccontextmanager
+async def running_bot(
+    db: Path, *, seed: int = 1, clock: Any = None
+) -> AsyncIterator[tuple[simcord.Env, MountainBot]]:
+    bot = await make_bot(db, seed=seed, clock=clock)
     try:
         async with simcord.run(bot) as env:
             yield env, bot
     finally:
-        await store.close()
+        await bot.service.store.close()
 
 
 async def pngs(message: discord.Message) -> list[Image.Image]:
@@ -77,7 +89,7 @@ async def draft_all(players: list[Any], thread: Any) -> None:
         result = await p.slash(thread, "mk draft")
         for _ in range(4):
             message = result.response
-            buttons = [c for row in message.components for c in row.get("components", [])]
+            buttons = buttons_of(message)
             assert buttons, message.content
             click = await p.click(message.message, custom_id=buttons[0]["custom_id"])
             assert click.acknowledged
@@ -113,3 +125,8 @@ async def play_to_end(
         assert result.acknowledged
         sent += 1
         assert sent < 3000
+
+
+def buttons_of(message: Any) -> list[dict[str, Any]]:
+    """The buttons of a SimCord response message, in order."""
+    return [c for row in message.components for c in row.get("components", [])]
