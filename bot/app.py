@@ -165,6 +165,10 @@ class MountainBot(commands.Bot):
                 content="Cancelled: nothing was changed.", view=None, attachments=[]
             )
             return
+        if item.kind in ("vskip", "vauto"):
+            await interaction.response.defer()
+            await self.vote(interaction, item)
+            return
         if item.kind == "mute":
             await self.service.notifications.mute_turn(game_id, user)
             await self.tell(interaction, "No more reminders for you this turn.")
@@ -229,7 +233,67 @@ class MountainBot(commands.Bot):
             if delivered:
                 await self.service.notifications.reminder_sent(due.game_id, due.seat)
                 sent += 1
+            if due.missed + 1 >= self.settings.inactivity_reminders:
+                await self.call_vote(due.game_id, due.seat, due.label)
         return sent
+
+    # --- the table decides about an absent player -----------------------------------
+
+    async def call_vote(self, game_id: int, seat: int, label: str) -> None:
+        info = await self.service.info(game_id)
+        channel = await self.flow.thread_of(info)
+        if channel is None:
+            return
+        seq = (await self.service.load(game_id)).seq
+        items = [
+            button("Skip this turn", "vskip", game_id, seq, str(seat)),
+            button(f"Autopilot for {label}", "vauto", game_id, seq, str(seat)),
+        ]
+        await channel.send(
+            f"{label.capitalize()} has missed several reminders. The table may vote: skip"
+            " this turn (the autopilot plays it), or let the autopilot play the seat from now"
+            " on. The game's creator or a server admin decides alone; a substitute can be"
+            " seated with `/mk admin substitute`.\nVotes: none yet",
+            view=view_of(*items),
+            allowed_mentions=NO_MENTIONS,
+        )
+
+    async def vote(self, interaction: discord.Interaction[Any], item: GameButton) -> None:
+        """Record a vote in the vote message itself (so it survives restarts) and act
+        once a majority of the other players (or the creator, or an admin) agree."""
+        info = await self.service.info(item.game_id)
+        seat = int(item.arg)
+        loaded = await self.service.load(item.game_id)
+        if loaded.seq != item.seq:
+            raise ServiceError("The game moved on: this vote is over.")
+        voter = interaction.user.id
+        voter_seat = info.seat_of(voter)
+        decisive = voter == info.creator_id or self.is_admin(interaction)
+        if not decisive and (voter_seat is None or voter_seat.seat == seat):
+            raise ServiceError("Only the other players at this table can vote.")
+        message = interaction.message
+        assert message is not None
+        head, _, votes_line = message.content.rpartition("\nVotes: ")
+        votes = {} if votes_line == "none yet" else dict(v.split("=") for v in votes_line.split())
+        votes[str(voter)] = item.kind
+        others = [s for s in info.seats if s.seat != seat and s.controller_id is not None]
+        same = sum(1 for k in votes.values() if k == item.kind)
+        text = " ".join(f"{u}={k}" for u, k in sorted(votes.items()))
+        if decisive or same * 2 > len(others):
+            await interaction.edit_original_response(
+                content=head
+                + f"\nDecided: {'skip this turn' if item.kind == 'vskip' else 'autopilot'}.",
+                view=None,
+            )
+            if item.kind == "vskip":
+                await self.flow.skip_turn(item.game_id, seat)
+            else:
+                await self.service.set_autopilot(
+                    item.game_id, info.creator_id, seat, True, admin=True
+                )
+                await self.flow.run_autopilots(item.game_id)
+            return
+        await interaction.edit_original_response(content=head + "\nVotes: " + text)
 
 
 def lobby_message(info: GameInfo) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from bot.service import ActResult, GameInfo
 from bot.turns import last_turn
 from render import board_png, pyramid_png, score_png
 from rules.game import game_from_record
+from rules.selfplay import random_action
 
 if TYPE_CHECKING:
     from bot.app import MountainBot
@@ -69,7 +70,7 @@ class GameFlow:
 
     async def run_autopilots(self, game_id: int) -> None:
         """Seats on autopilot play random legal actions until a human must act."""
-        for _ in range(2000):
+        for _ in range(5000):
             info = await self.service.info(game_id)
             if info.status != "active":
                 return
@@ -79,17 +80,7 @@ class GameFlow:
                 return
             if self.bot.autopilot_delay:
                 await asyncio.sleep(self.bot.autopilot_delay)
-            seat = auto[0].seat
-            loaded = await self.service.load(game_id)
-            state = loaded.state
-            assert state is not None
-            from rules.selfplay import random_action
-
-            rng = random.Random(loaded.seq * 7919 + seat)
-            action = random_action(state, seat, rng)
-            result = await self.service.act_for_autopilot(
-                game_id, seat, action, expected_seq=loaded.seq
-            )
+            result = await self.autopilot_step(game_id, auto[0].seat)
             if result.game_over:
                 await self.post_turn(game_id)
                 await self.post_game_over(game_id)
@@ -97,6 +88,30 @@ class GameFlow:
             if result.turn_ended:
                 await self.post_turn(game_id)
                 await self.ping(game_id, result.newly_to_act)
+
+    async def autopilot_step(self, game_id: int, seat: int) -> ActResult:
+        """One random legal action for a seat on autopilot (reproducible per position)."""
+        loaded = await self.service.load(game_id)
+        assert loaded.state is not None
+        rng = random.Random(loaded.seq * 7919 + seat)
+        action = random_action(loaded.state, seat, rng)
+        return await self.service.act_for_autopilot(game_id, seat, action, expected_seq=loaded.seq)
+
+    async def skip_turn(self, game_id: int, seat: int) -> None:
+        """The table voted to skip an absent player's turn: the autopilot plays this one
+        turn for them, then hands the seat back."""
+        info = await self.service.info(game_id)
+        await self.service.set_autopilot(game_id, info.creator_id, seat, True, admin=True)
+        try:
+            for _ in range(500):
+                result = await self.autopilot_step(game_id, seat)
+                if result.turn_ended or result.game_over:
+                    break
+        finally:
+            info = await self.service.info(game_id)
+            if info.status == "active":
+                await self.service.set_autopilot(game_id, info.creator_id, seat, False, admin=True)
+        await self.after(game_id, result)
 
     # --- posting ---------------------------------------------------------------------
 

@@ -19,6 +19,8 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     reminder_hours: float = 12.0
+    # after this many unanswered reminders the table may vote to skip or use autopilot
+    inactivity_reminders: int = 3
     # point the bot at a Discord-compatible server other than discord.com
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None

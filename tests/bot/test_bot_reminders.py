@@ -1,0 +1,96 @@
+"""Keeping slow games moving: reminders in the thread or by DM, "mute this turn", and
+after several missed reminders a table vote that hands the seat to the autopilot."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from bot_harness import draft_all, open_game, running_bot
+
+from rules.engine import seats_to_act
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+async def test_reminders_by_thread_then_dm_then_the_table_votes(tmp_path: Path) -> None:
+    clock = Clock()
+    async with running_bot(tmp_path / "db.sqlite3", clock=clock) as (env, bot):
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        users = {name: env.create_user(name) for name in ("alice", "bob")}
+        alice, bob = (guild.add_member(users[n]) for n in ("alice", "bob"))
+        carol = guild.add_member(env.create_user("carol"))
+        thread, game_id = await open_game(env, [alice, bob], channel)
+        await draft_all([alice, bob], thread)
+        state = (await bot.service.load(game_id)).state
+        info = await bot.service.info(game_id)
+        waiting_seat = seats_to_act(state)[0]
+        absent_name = "alice" if info.seats[waiting_seat].user_id == alice.id else "bob"
+        absent = alice if absent_name == "alice" else bob
+        present = bob if absent is alice else alice
+
+        assert await bot.send_reminders() == 0  # nothing due yet
+        clock.now += timedelta(hours=13)
+        assert await bot.send_reminders() == 1
+        reminder = thread.history()[-1]
+        assert reminder.raw_mentions == [absent.id]
+        assert "waiting for you" in reminder.content
+
+        # opting in to DMs: the next reminders arrive privately, not in the thread
+        await absent.slash(thread, "mk notify", dm=True)
+        in_thread = len(thread.history())
+        clock.now += timedelta(hours=13)
+        assert await bot.send_reminders() == 1
+        assert len(thread.history()) == in_thread
+        dm = users[absent_name].dm_channel.history()[-1]
+        assert "waiting for you" in dm.content
+
+        # the third missed reminder: the table is told and may vote
+        clock.now += timedelta(hours=13)
+        assert await bot.send_reminders() == 1
+        vote = thread.history()[-1]
+        assert "may vote" in vote.content
+        label = next(b for b in buttons_of_message(vote) if b.startswith("Autopilot"))
+        # someone who does not play at this table cannot vote
+        refused = await carol.click(vote, label=label)
+        assert "other players" in refused.followups[-1].content
+        assert not (await bot.service.info(game_id)).seats[waiting_seat].autopilot
+        await present.click(vote, label=label)
+        info = await bot.service.info(game_id)
+        assert info.seats[waiting_seat].autopilot
+        # the autopilot placed the absent player's gate at once
+        state = (await bot.service.load(game_id)).state
+        assert state.players[waiting_seat].gate is not None
+
+
+def buttons_of_message(message: object) -> list[str]:
+    return [c.label for row in message.components for c in row.children]  # type: ignore[attr-defined]
+
+
+async def test_mute_this_turn_stops_reminders_until_the_turn_changes(tmp_path: Path) -> None:
+    clock = Clock()
+    async with running_bot(tmp_path / "db.sqlite3", clock=clock) as (env, bot):
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        alice = guild.add_member(env.create_user("alice"))
+        bob = guild.add_member(env.create_user("bob"))
+        thread, game_id = await open_game(env, [alice, bob], channel)
+        await draft_all([alice, bob], thread)
+        state = (await bot.service.load(game_id)).state
+        info = await bot.service.info(game_id)
+        absent_id = info.seats[seats_to_act(state)[0]].user_id
+        absent = alice if absent_id == alice.id else bob
+        clock.now += timedelta(hours=13)
+        assert await bot.send_reminders() == 1
+        reminder = thread.history()[-1]
+        result = await absent.click(reminder, label="Mute this turn")
+        assert "No more reminders" in result.response.content
+        clock.now += timedelta(hours=13)
+        assert await bot.send_reminders() == 0
