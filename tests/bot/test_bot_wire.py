@@ -1,0 +1,124 @@
+"""Over the wire: the real bot connects to a loopback stand-in for Discord (gateway
+handshake, REST, multipart uploads) through the two settings a self-hosted
+Discord-compatible server would use. A slash command ends a turn; the bot must defer,
+post the turn with two PNGs as multipart, and ping only the next player."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import random
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+from fake_discord import CHANNEL_ID, GUILD_ID, FakeDiscord, user
+from PIL import Image
+
+from bot.__main__ import point_at
+from bot.app import MountainBot
+from bot.service import GameService, MountainKingRules
+from bot.settings import Settings
+from bot.store.sqlite import SqliteStore
+from rules.engine import seats_to_act
+from rules.legal import legal_actions
+
+TOKEN = "wire-test-token-123"
+
+
+async def _until(check: Callable[[], bool], task: asyncio.Task[Any], timeout: float = 15) -> None:
+    for _ in range(int(timeout / 0.02)):
+        if check():
+            return
+        if task.done():
+            task.result()  # raises what killed the bot
+            raise AssertionError("the bot stopped")
+        await asyncio.sleep(0.02)
+    raise AssertionError("timed out")
+
+
+async def test_a_turn_over_the_wire(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    fake = FakeDiscord()
+    alice, bob = "930000000000000001", "930000000000000002"
+    fake.users = {alice: user(alice, "alice"), bob: user(bob, "bob")}
+    thread = fake.add_thread("Mountain King #1")
+    await fake.start()
+    saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    store = SqliteStore(tmp_path / "db.sqlite3")
+    await store.open()
+    service: GameService[Any, Any] = GameService(
+        store, MountainKingRules(), rng=random.Random(2), reminder_interval=timedelta(hours=12)
+    )
+    # a game set up through the service, up to the first player's recruit
+    info = await service.create_game(
+        int(alice),
+        {"players": 2},
+        guild_id=int(GUILD_ID),
+        channel_id=int(CHANNEL_ID),
+        thread_id=int(thread),
+    )
+    await service.join(info.id, int(bob))
+    info = await service.start(info.id, int(alice))
+    users = {s.seat: s.user_id for s in info.seats}
+    while True:
+        state = (await service.load(info.id)).state
+        if state.phase == "play":
+            break
+        seat = seats_to_act(state)[0]
+        kind = "keep" if state.phase == "draft" else "gate"
+        await service.act(info.id, users[seat], legal_actions(state, seat, kind)[0])
+    seat = seats_to_act(state)[0]
+    await service.act(info.id, users[seat], legal_actions(state, seat, "recruit")[0])
+    mover, other = users[seat], users[1 - seat]
+
+    point_at(fake.api_base, fake.gateway_url)
+    bot = MountainBot(
+        service,
+        Settings(discord_token=None),
+        autopilot_delay=0,
+        reminder_poll=0,
+        guild_ready_timeout=0.05,
+    )
+    task = asyncio.create_task(bot.start(TOKEN))
+    try:
+        await _until(bot.is_ready, task)
+        synced = [r for r in fake.requests if r.method == "PUT" and r.path.endswith("/commands")]
+        assert synced and synced[0].json[0]["name"] == "mk"
+        await fake.slash(str(mover), thread, "act", action="end")
+
+        def posted() -> bool:
+            return any("it's your turn" in m["content"] for m in fake.messages)
+
+        await _until(posted, task)
+        await _until(lambda: any(r.path.startswith("/webhooks/") for r in fake.requests), task)
+        # the interaction was deferred first
+        callback = next(r for r in fake.requests if r.path.endswith("/callback"))
+        assert callback.json["type"] == 5
+        # the turn post: multipart upload of two PNGs into the thread
+        post = next(m for m in fake.messages if m["channel_id"] == thread and m["_files"])
+        names = [f.filename for f in post["_files"]]
+        assert names[0] == "board.png" and names[1].startswith("trollsmoot")
+        for f in post["_files"]:
+            assert f.data[:8] == b"\x89PNG\r\n\x1a\n"
+            Image.open(io.BytesIO(f.data)).load()
+        # the ping: a fresh message that may mention only the next player
+        ping = next(m for m in fake.messages if "it's your turn" in m["content"])
+        assert ping["channel_id"] == thread
+        assert f"<@{other}>" in ping["content"]
+        mentions = ping["allowed_mentions"]
+        assert [int(u) for u in mentions["users"]] == [other]
+        assert mentions.get("parse", []) == []
+    finally:
+        await bot.close()
+        await asyncio.wait([task], timeout=10)
+        assert task.done() and task.exception() is None, task.exception()
+        discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
+        await store.close()
+        await fake.stop()
+    # the token never reached a log line
+    assert all(TOKEN not in r.getMessage() for r in caplog.records)
