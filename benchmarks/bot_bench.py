@@ -1,0 +1,66 @@
+"""One turn through the bot (budget: under 250 ms median): a slash command in, the
+turn's public post with both images (board and trollsmoot) and the next ping out, on
+a real SQLite file, through real discord.py against SimCord's in-memory Discord.
+
+    .venv/bin/python benchmarks/bot_bench.py
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "bot"))
+
+from bot_harness import draft_all, open_game, running_bot
+
+from rules.engine import seats_to_act
+from rules.selfplay import random_action
+
+
+async def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        async with running_bot(Path(tmp) / "bench.sqlite3") as (env, bot):
+            guild = env.create_guild()
+            channel = guild.create_text_channel("games")
+            players = [guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat", "dan")]
+            thread, game_id = await open_game(env, players, channel)
+            await draft_all(players, thread)
+            info = await bot.service.info(game_id)
+            by_seat = {s.seat: next(p for p in players if p.id == s.user_id) for s in info.seats}
+            rng = random.Random(5)
+            turn_times: list[float] = []
+            other_times: list[float] = []
+            while len(turn_times) < 40:
+                state = (await bot.service.load(game_id)).state
+                if state.phase == "over":
+                    break
+                seat = seats_to_act(state)[0]
+                action = random_action(state, seat, rng)
+                posts_before = len(thread.history())
+                t = time.perf_counter()
+                if state.phase == "gates":
+                    await by_seat[seat].slash(thread, "mk gate", point=str(action).split()[1])
+                else:
+                    await by_seat[seat].slash(thread, "mk act", action=str(action))
+                elapsed = time.perf_counter() - t
+                turn_ended = any(m.attachments for m in thread.history()[posts_before:])
+                (turn_times if turn_ended else other_times).append(elapsed)
+    print(
+        f"one turn through the bot (end of turn: post with 2 PNGs + ping), {len(turn_times)} turns:"
+        f" {statistics.median(turn_times) * 1000:.1f} ms median,"
+        f" max {max(turn_times) * 1000:.1f} ms  (budget 250 ms)"
+    )
+    print(
+        f"one action within a turn (no images), {len(other_times)} actions:"
+        f" {statistics.median(other_times) * 1000:.1f} ms median"
+    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
