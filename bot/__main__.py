@@ -17,6 +17,8 @@ from bot.app import MountainBot
 from bot.service import GameService, MountainKingRules
 from bot.settings import Settings
 from bot.store.sqlite import SqliteStore
+from rules.actions import Action
+from rules.state import State
 
 TOKEN_HELP = """\
 No Discord token found.
@@ -57,10 +59,8 @@ async def run(settings: Settings, token: str) -> None:
     settings.database_path.parent.mkdir(parents=True, exist_ok=True)
     store = SqliteStore(settings.database_path)
     await store.open()
-    service: GameService[object, object] = GameService(
-        store,
-        MountainKingRules(),  # type: ignore[arg-type]
-        reminder_interval=timedelta(hours=settings.reminder_hours),
+    service: GameService[State, Action] = GameService(
+        store, MountainKingRules(), reminder_interval=timedelta(hours=settings.reminder_hours)
     )
     bot = MountainBot(service, settings)
     try:
