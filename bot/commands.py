@@ -104,13 +104,27 @@ class MountainCommands(app_commands.Group):
 
     async def options(
         self, interaction: discord.Interaction[Any], kind: str
-    ) -> tuple[State, int, list[Any]]:
-        """Legal actions of one kind for the user (empty when not their move)."""
+    ) -> tuple[State | None, int, list[Any]]:
+        """The user's state, seat and legal actions of one kind (None, -1 and nothing
+        when they have no seat or the game has not started)."""
         try:
             _, state, seat = await self.my_state(interaction)
         except (ServiceError, RulesError):
-            return State.__new__(State), -1, []
+            return None, -1, []
         return state, seat, legal_actions(state, seat, kind)
+
+    async def started_view(self, interaction: discord.Interaction[Any]) -> tuple[GameInfo, Any]:
+        """Defer publicly, then the game here and what this user may see of it."""
+        await interaction.response.defer(thinking=True)
+        game = await self.game(interaction)
+        view = await self.service.view(game.id, interaction.user.id)
+        if view.state is None:
+            raise ServiceError("The game has not started yet.")
+        return game, view
+
+    @staticmethod
+    async def send_png(interaction: discord.Interaction[Any], data: bytes, name: str) -> None:
+        await interaction.followup.send(file=discord.File(io.BytesIO(data), filename=name))
 
     # --- lobby ---------------------------------------------------------------------------
 
@@ -176,8 +190,10 @@ class MountainCommands(app_commands.Group):
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[Choice]:
         state, _, actions = await self.options(interaction, "gate")
-        side = load_content().board(state.config.board_side) if actions else None
-        cells = {p.id: p.cell for p in side.start_points} if side else {}
+        if state is None:
+            return []
+        side = load_content().board(state.config.board_side)
+        cells = {p.id: p.cell for p in side.start_points}
         return _choices(
             (
                 (a.point, f"{a.point} ({cells.get(a.point, '?')})")
@@ -228,6 +244,8 @@ class MountainCommands(app_commands.Group):
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[Choice]:
         state, _, actions = await self.options(interaction, "recruit")
+        if state is None:
+            return []
         slots = sorted({a.horde for a in actions if isinstance(a, Recruit)})
         return _choices(((s, _horde_label(state, s)) for s in slots), current)
 
@@ -315,7 +333,7 @@ class MountainCommands(app_commands.Group):
     @dig.autocomplete("tile")
     async def _dig_tile(self, interaction: discord.Interaction[Any], current: str) -> list[Choice]:
         state, seat, _ = await self.options(interaction, "end")
-        if seat < 0:
+        if state is None:
             return []
         shapes = sorted({p.shape for p in board_rules.placements(state, seat)}, key=_tile_order)
         return _choices(((s, f"{s} ({load_tile_size(s)} cells)") for s in shapes), current)
@@ -324,7 +342,7 @@ class MountainCommands(app_commands.Group):
     async def _dig_cells(self, interaction: discord.Interaction[Any], current: str) -> list[Choice]:
         state, seat, _ = await self.options(interaction, "end")
         tile = getattr(interaction.namespace, "tile", None)
-        if seat < 0 or not tile:
+        if state is None or not tile:
             return []
         texts = [
             format_cells(p.cells, p.anchor)
@@ -337,9 +355,9 @@ class MountainCommands(app_commands.Group):
     async def _dig_workshop(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[Choice]:
-        state, seat, _ = await self.options(interaction, "end")
+        state, _, _ = await self.options(interaction, "end")
         cells = getattr(interaction.namespace, "cells", None)
-        if seat < 0 or not cells:
+        if state is None or not cells:
             return []
         try:
             g_cells = [c.removesuffix("*") for c in str(cells).split("+")]
@@ -390,6 +408,8 @@ class MountainCommands(app_commands.Group):
     @use.autocomplete("site")
     async def _use_site(self, interaction: discord.Interaction[Any], current: str) -> list[Choice]:
         state, _, actions = await self.options(interaction, "use")
+        if state is None:
+            return []
         sites = sorted({a.site for a in actions if isinstance(a, UseWorkshop)})
         names = {s: load_content().workshop(state.board.workshops[s]).name for s in sites}
         return _choices(((s, f"{s} {names[s]}") for s in sites), current)
@@ -460,6 +480,8 @@ class MountainCommands(app_commands.Group):
     @move.autocomplete("statue")
     async def _move_from(self, interaction: discord.Interaction[Any], current: str) -> list[Choice]:
         state, _, actions = await self.options(interaction, "move")
+        if state is None:
+            return []
         cells = sorted({a.origin for a in actions if isinstance(a, MoveStatue)})
         return _choices(
             ((c, f"{c} {state.board.statues.get(c, '')} statue") for c in cells), current
@@ -493,13 +515,10 @@ class MountainCommands(app_commands.Group):
 
     @app_commands.command(name="board", description="Show the mountain")
     async def board(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.defer(thinking=True)
-        game = await self.game(interaction)
-        view = await self.service.view(game.id, interaction.user.id)
-        if view.state is None:
-            raise ServiceError("The game has not started yet.")
-        image = await asyncio.to_thread(board_png, view.state)
-        await interaction.followup.send(file=discord.File(io.BytesIO(image), filename="board.png"))
+        _, view = await self.started_view(interaction)
+        await self.send_png(
+            interaction, await asyncio.to_thread(board_png, view.state), "board.png"
+        )
 
     @app_commands.command(
         name="pyramid", description="Show a player's trollsmoot (yours by default)"
@@ -508,44 +527,28 @@ class MountainCommands(app_commands.Group):
     async def pyramid(
         self, interaction: discord.Interaction[Any], player: discord.Member | None = None
     ) -> None:
-        await interaction.response.defer(thinking=True)
-        game = await self.game(interaction)
-        target = player.id if player else interaction.user.id
-        seat = game.seat_of(target)
+        game, view = await self.started_view(interaction)
+        seat = game.seat_of(player.id if player else interaction.user.id)
         if seat is None:
             raise ServiceError("That player has no seat in this game.")
-        view = await self.service.view(game.id, interaction.user.id)
-        if view.state is None:
-            raise ServiceError("The game has not started yet.")
         image = await asyncio.to_thread(pyramid_png, view.state, seat.seat)
-        await interaction.followup.send(
-            file=discord.File(io.BytesIO(image), filename="trollsmoot.png")
-        )
+        await self.send_png(interaction, image, "trollsmoot.png")
 
     @app_commands.command(name="market", description="Show the horde, spellbook and supplies")
     async def market(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.defer(thinking=True)
-        game = await self.game(interaction)
-        view = await self.service.view(game.id, interaction.user.id)
-        if view.state is None:
-            raise ServiceError("The game has not started yet.")
-        image = await asyncio.to_thread(market_png, view.state)
-        await interaction.followup.send(file=discord.File(io.BytesIO(image), filename="market.png"))
+        _, view = await self.started_view(interaction)
+        await self.send_png(
+            interaction, await asyncio.to_thread(market_png, view.state), "market.png"
+        )
 
     @app_commands.command(
         name="scores", description="Honor so far (the score sheet once the game is over)"
     )
     async def scores(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.defer(thinking=True)
-        game = await self.game(interaction)
-        view = await self.service.view(game.id, interaction.user.id)
-        if view.state is None:
-            raise ServiceError("The game has not started yet.")
+        _, view = await self.started_view(interaction)
         if view.outcome is not None:
             image = await asyncio.to_thread(score_png, view.state, view.outcome)
-            await interaction.followup.send(
-                file=discord.File(io.BytesIO(image), filename="scores.png")
-            )
+            await self.send_png(interaction, image, "scores.png")
             return
         lines = []
         for p in view.state["players"]:
