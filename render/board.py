@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw
 from render import theme
 from render.draw import (
     contrast,
+    draw_text,
     font,
     mix,
     paste,
@@ -234,9 +235,9 @@ def _draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any], width: int) -> No
         account = p["account"]
         score = scores[account] if account < len(scores) else 0
         text_center(d, (x + 22, mid), theme.PLAYER_LETTER[p["colour"]], 26, ink)
-        d.text((x + 42, mid), str(score), font=font(24), fill=ink, anchor="lm")
+        draw_text(d, (x + 42, mid), str(score), 24, ink, "bold", "lm")
         right = x + chip - (26 if active else 10)
-        d.text((right, mid), p["colour"], font=font(15, "regular"), fill=ink, anchor="rm")
+        draw_text(d, (right, mid), p["colour"], 15, ink, "regular", "rm")
         if active:
             tip = x + chip - 8
             d.polygon([(tip, mid), (tip - 12, mid - 9), (tip - 12, mid + 9)], fill=ink)
@@ -285,7 +286,7 @@ def _draw_pieces(
             info = halls[piece["name"]]
             first = piece["cells"][0]
             left, top, _, _ = cell_box(first)
-            d.text((left + 4, top + 3), letter, font=font(14), fill=ink)
+            draw_text(d, (left + 4, top + 3), letter, 14, ink)
             altar = piece.get("altar")
             if altar:
                 al, at, ar, ab = cell_box(altar)
@@ -305,7 +306,7 @@ def _draw_pieces(
         mineral = piece.get("mineral") or "stone"
         for cell in piece["cells"]:
             left, top, right, bottom = cell_box(cell)
-            d.text((left + 4, top + 2), letter, font=font(14), fill=ink)
+            draw_text(d, (left + 4, top + 2), letter, 14, ink)
             badge = theme.MINERAL_FILL[mineral]
             d.rectangle(
                 [right - 19, top + 3, right - 3, top + 19], fill=badge, outline=theme.INK_DARK
@@ -400,7 +401,7 @@ def _draw_workshop_legend(
         else:
             lines[-1] = candidate
     for i, line in enumerate(lines[:2]):
-        d.text((12, top + 18 + 24 * i), line, font=font(16), fill=theme.INK, anchor="lm")
+        draw_text(d, (12, top + 18 + 24 * i), line, 16, theme.INK, "bold", "lm")
 
 
 def _draw_statues(img: Image.Image, view: dict[str, Any]) -> None:

@@ -7,7 +7,7 @@ Cached images are shared: callers paste them and never draw on them.
 from __future__ import annotations
 
 import io
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -38,15 +38,18 @@ def text_center(
     stroke: RGB | None = None,
 ) -> None:
     """Draw `text` centred on `xy` (optionally with a thin outline for contrast)."""
-    d.text(
-        xy,
-        text,
-        font=font(size, style),
-        fill=fill,
-        anchor="mm",
-        stroke_width=1 if stroke else 0,
-        stroke_fill=stroke,
-    )
+    if stroke is not None:
+        d.text(
+            xy,
+            text,
+            font=font(size, style),
+            fill=fill,
+            anchor="mm",
+            stroke_width=1,
+            stroke_fill=stroke,
+        )
+        return
+    draw_text(d, xy, text, size, fill, style, "mm")
 
 
 def text_left(
@@ -57,7 +60,32 @@ def text_left(
     fill: RGB,
     style: str = "bold",
 ) -> None:
-    d.text(xy, text, font=font(size, style), fill=fill, anchor="lm")
+    draw_text(d, xy, text, size, fill, style, "lm")
+
+
+def draw_text(
+    d: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: RGB,
+    style: str = "bold",
+    anchor: str = "la",
+) -> None:
+    """Text through a cache of rendered glyph masks: rendering text is most of the
+    time an image takes, and the same labels come back in every image."""
+    mask, left, top = _text_mask(text, size, style, anchor)
+    if mask.width and mask.height:
+        d.bitmap((round(xy[0] + left), round(xy[1] + top)), mask, fill=fill)
+
+
+@lru_cache(maxsize=8192)
+def _text_mask(text: str, size: int, style: str, anchor: str) -> tuple[Image.Image, int, int]:
+    f = font(size, style)
+    left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor=anchor))
+    mask = Image.new("L", (max(0, right - left), max(0, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor)
+    return mask, left, top
 
 
 def contrast(rgb: RGB) -> RGB:
@@ -193,5 +221,8 @@ def png_bytes(img: Image.Image) -> bytes:
     bytes on every machine. zlib level 1: encoding is most of the time an image takes,
     and level 6 only saves about 15% of the bytes."""
     buf = io.BytesIO()
-    img.save(buf, format="PNG", optimize=False, compress_level=1)
+    # a 256-colour palette (our images use few colours) halves the bytes and the
+    # encoding time; no dithering keeps flat areas flat and text crisp
+    paletted = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    paletted.save(buf, format="PNG", optimize=False, compress_level=1)
     return buf.getvalue()

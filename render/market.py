@@ -11,7 +11,16 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render import theme
-from render.draw import contrast, font, paste, png_bytes, resource_icon, text_center, text_left
+from render.draw import (
+    contrast,
+    draw_text,
+    font,
+    paste,
+    png_bytes,
+    resource_icon,
+    text_center,
+    text_left,
+)
 from rules.content import load_content
 
 WIDTH = 900
@@ -32,12 +41,14 @@ def market_image(view: dict[str, Any]) -> Image.Image:
     y = PAD
     text_left(d, (PAD, y + 14), "The horde", 24, theme.INK)
     decks = view["decks"]
-    d.text(
+    draw_text(
+        d,
         (WIDTH - PAD, y + 14),
         f"decks: L1 {decks[0]} · L2 {decks[1]} · L3 {decks[2]}",
-        font=font(16, "regular"),
-        fill=theme.INK_DIM,
-        anchor="rm",
+        16,
+        theme.INK_DIM,
+        "regular",
+        "rm",
     )
     y += 36
     for level in (3, 2, 1):
@@ -61,12 +72,14 @@ def market_image(view: dict[str, Any]) -> Image.Image:
     )
     y += 34
     text_left(d, (PAD, y + 14), "Spellbook", 24, theme.INK)
-    d.text(
+    draw_text(
+        d,
         (WIDTH - PAD, y + 14),
         f"{view['spell_deck']} spells in the deck",
-        font=font(16, "regular"),
-        fill=theme.INK_DIM,
-        anchor="rm",
+        16,
+        theme.INK_DIM,
+        "regular",
+        "rm",
     )
     y += 34
     for i, slot in enumerate(view["spellbook"]):
@@ -97,12 +110,8 @@ def market_image(view: dict[str, Any]) -> Image.Image:
         w = _shape(
             d, x, y, tile.rows, 11, theme.MINERAL_FILL["stone"] if n else theme.PANEL_LIGHT, "o"
         )
-        d.text(
-            (x + w + 4, y + 10),
-            f"×{n}",
-            font=font(16),
-            fill=theme.INK if n else theme.INK_DIM,
-            anchor="lm",
+        draw_text(
+            d, (x + w + 4, y + 10), f"×{n}", 16, theme.INK if n else theme.INK_DIM, "bold", "lm"
         )
         text_left(d, (x, y + 64), tile.id, 12, theme.INK_DIM)
         x += max(w, 30) + 44
@@ -151,7 +160,7 @@ def _horde_card(
     d.rectangle([x + 2, y + 2, x + HORDE_W - 2, y + 26], fill=colour)
     ink = contrast(colour)
     text_left(d, (x + 8, y + 14), f"{name} {theme.CLAN_NAME[clan]}", 16, ink)
-    d.text((x + HORDE_W - 8, y + 14), f"L{card.level}", font=font(15), fill=ink, anchor="rm")
+    draw_text(d, (x + HORDE_W - 8, y + 14), f"L{card.level}", 15, ink, "bold", "rm")
     n = len(card.produce)
     step = (HORDE_W - 10) / n
     for i, (res, cart_clan) in enumerate(card.produce):
@@ -168,7 +177,7 @@ def _horde_card(
         bx = x + 8 + d.textlength(cost, font=font(12)) + 16
         for res, k in sorted(counts.items()):
             paste(img, resource_icon(res, 20), (bx, y + 86))
-            d.text((bx + 12, y + 86), f"×{k}", font=font(13), fill=theme.INK, anchor="lm")
+            draw_text(d, (bx + 12, y + 86), f"×{k}", 13, theme.INK, "bold", "lm")
             bx += 42
     if slot.get("pedestal"):
         ped = slot["pedestal"]
@@ -212,7 +221,7 @@ def _spell_card(d: ImageDraw.ImageDraw, x: float, y: float, slot: dict[str, Any]
     text_left(d, (x + 10, y + 40), f"runes {runes}/3", 12, theme.INK_DIM)
     lines = textwrap.wrap(spell.text, 36)[:7]
     for i, line in enumerate(lines):
-        d.text((x + 10, y + 54 + i * 15), line, font=font(13, "regular"), fill=theme.INK)
+        draw_text(d, (x + 10, y + 54 + i * 15), line, 13, theme.INK, "regular")
 
 
 def _shape(

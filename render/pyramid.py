@@ -8,7 +8,15 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render import theme
-from render.draw import contrast, font, paste, png_bytes, resource_icon, text_center, text_left
+from render.draw import (
+    contrast,
+    draw_text,
+    paste,
+    png_bytes,
+    resource_icon,
+    text_center,
+    text_left,
+)
 from rules.actions import PYRAMID_ROWS
 from rules.content import load_content
 from rules.resources import RESOURCES
@@ -91,7 +99,7 @@ def _card(
     ink = contrast(colour)
     text_left(d, (x + 10, y + 17), f"{slot} {theme.CLAN_NAME[clan]}", 18, ink)
     level = "start" if card.starting else "L" + str(card.level)
-    d.text((x + CARD_W - 10, y + 17), level, font=font(16), fill=ink, anchor="rm")
+    draw_text(d, (x + CARD_W - 10, y + 17), level, 16, ink, "bold", "rm")
     n = len(card.produce)
     size = 40 if n <= 4 else 32
     spacing = (CARD_W - 16) / n
@@ -104,12 +112,14 @@ def _card(
             (cx, cy),
         )
     held_count = sum(troll["held"])
-    d.text(
+    draw_text(
+        d,
         (x + CARD_W - 8, y + CARD_H - 10),
         f"holds {held_count}/{n}",
-        font=font(12, "regular"),
-        fill=theme.INK_DIM,
-        anchor="rm",
+        12,
+        theme.INK_DIM,
+        "regular",
+        "rm",
     )
 
 
@@ -128,12 +138,8 @@ def _storage(
         cx = PAD + 14 + step * (i + 0.5)
         paste(img, resource_icon(res.value, 44), (cx - 22, top + 66))
         n = storage.get(res.value, 0)
-        d.text(
-            (cx + 4, top + 66),
-            str(n),
-            font=font(28),
-            fill=theme.INK if n else theme.INK_DIM,
-            anchor="lm",
+        draw_text(
+            d, (cx + 4, top + 66), str(n), 28, theme.INK if n else theme.INK_DIM, "bold", "lm"
         )
     y = top + 122
     text_left(d, (PAD + 14, y), "Pedestals", 18, theme.INK)
@@ -142,12 +148,8 @@ def _storage(
         colour = theme.CLAN[clan]
         d.rectangle([x, y - 14, x + 28, y + 14], fill=colour, outline=theme.INK_DARK, width=2)
         text_center(d, (x + 14, y), theme.CLAN_LETTER[clan], 16, contrast(colour))
-        d.text(
-            (x + 36, y),
-            str(account["pedestals"].get(clan, 0)),
-            font=font(22),
-            fill=theme.INK,
-            anchor="lm",
+        draw_text(
+            d, (x + 36, y), str(account["pedestals"].get(clan, 0)), 22, theme.INK, "bold", "lm"
         )
         x += 80
     tokens = account["tokens"]
@@ -164,10 +166,6 @@ def _storage(
     )
     text_left(d, (PAD + 14, y2), crown_text, 18, theme.INK)
     honor = account["tunnel_honor"] + account["spell_honor"]
-    d.text(
-        (WIDTH - PAD - 14, y2),
-        f"Honor on the track: {honor}",
-        font=font(20),
-        fill=theme.INK,
-        anchor="rm",
+    draw_text(
+        d, (WIDTH - PAD - 14, y2), f"Honor on the track: {honor}", 20, theme.INK, "bold", "rm"
     )
