@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.buttons import GameButton, button, view_of
-from bot.flow import NO_MENTIONS, GameFlow, mention_only
+from bot.flow import NO_MENTIONS, GameFlow, is_ai, mention_only
 from bot.service import GameInfo, GameService, ServiceError
 from bot.settings import Settings
 from rules.errors import RulesError
@@ -126,14 +126,26 @@ class MountainBot(commands.Bot):
     async def _button(self, interaction: discord.Interaction[Any], item: GameButton) -> None:
         user = interaction.user.id
         game_id = item.game_id
-        if item.kind in ("join", "leave", "start"):
+        if item.kind in ("join", "leave", "start", "addai"):
             await interaction.response.defer()
             if item.kind == "join":
                 info = await self.service.join(game_id, user)
             elif item.kind == "leave":
                 info = await self.service.leave(game_id, user)
+            elif item.kind == "addai":
+                info = await self.service.info(game_id)
+                if user != info.creator_id and not self.is_admin(interaction):
+                    raise ServiceError("Only the game's creator can add AI players.")
+                ai_seats = sum(1 for s in info.seats if is_ai(s.user_id))
+                info = await self.service.join(game_id, -(ai_seats + 1))
             else:
                 info = await self.service.start(game_id, user, admin=self.is_admin(interaction))
+                for seat in info.seats:
+                    if is_ai(seat.user_id):
+                        await self.service.set_autopilot(
+                            game_id, info.creator_id, seat.seat, True, admin=True
+                        )
+                info = await self.service.info(game_id)
             await interaction.edit_original_response(**lobby_message(info))
             if item.kind == "start":
                 await self.announce_start(info)
@@ -183,7 +195,11 @@ class MountainBot(commands.Bot):
         channel = await self.flow.thread_of(info)
         if channel is None:
             return
-        users = [s.controller_id for s in info.seats if s.controller_id is not None]
+        users = [
+            s.controller_id
+            for s in info.seats
+            if s.controller_id is not None and not is_ai(s.controller_id)
+        ]
         mentions = " ".join(f"<@{u}>" for u in users)
         await channel.send(
             f"{mentions} the game has begun! Everyone chooses starting trolls at once: use"
@@ -210,7 +226,7 @@ class MountainBot(commands.Bot):
         else in the game's thread) and report each back to the service."""
         sent = 0
         for due in await self.service.notifications.due_reminders():
-            if due.user_id is None:
+            if due.user_id is None or is_ai(due.user_id):
                 continue
             when = discord.utils.format_dt(due.since, "R")
             text = (
@@ -307,7 +323,11 @@ def lobby_message(info: GameInfo) -> dict[str, Any]:
         + f" · workshops: {config.get('workshops', 'random')}",
     ]
     seated = [s for s in info.seats if s.user_id is not None]
-    lines.append("Seats: " + (", ".join(f"<@{s.user_id}>" for s in seated) or "none yet"))
+    names = [
+        f"<@{s.user_id}>" if not is_ai(s.user_id) else f"AI player {n + 1}"
+        for n, s in enumerate(seated)
+    ]
+    lines.append("Seats: " + (", ".join(names) or "none yet"))
     if info.status == "open":
         lines.append(
             f"{len(seated)}/{info.seats_needed} joined. The creator presses Start when all are in."
@@ -315,6 +335,7 @@ def lobby_message(info: GameInfo) -> dict[str, Any]:
         items = [
             button("Join", "join", info.id, style=discord.ButtonStyle.primary),
             button("Leave", "leave", info.id),
+            button("Add AI player", "addai", info.id),
             button("Start", "start", info.id, style=discord.ButtonStyle.success),
         ]
         return {

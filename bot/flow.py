@@ -25,6 +25,11 @@ if TYPE_CHECKING:
 log = logging.getLogger("bot.flow")
 
 
+def is_ai(user_id: int | None) -> bool:
+    """AI seats sit under negative ids (Discord's are positive); None is a vacant seat."""
+    return user_id is None or user_id < 0
+
+
 def mention_only(user_id: int | None) -> discord.AllowedMentions:
     """Allowed mentions for a ping: exactly that user, nobody else."""
     users = [discord.Object(user_id)] if user_id is not None else []
@@ -165,7 +170,7 @@ class GameFlow:
             return
         status = await self.service.turn_status(game_id)
         for waiting in status.waiting:
-            if waiting.seat not in seats or waiting.autopilot or waiting.user_id is None:
+            if waiting.seat not in seats or waiting.autopilot or is_ai(waiting.user_id):
                 continue
             deadline = discord.utils.format_dt(waiting.next_reminder, "R")
             await channel.send(

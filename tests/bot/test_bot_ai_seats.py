@@ -1,0 +1,57 @@
+"""AI seats: the creator adds an AI player in the lobby; the AI drafts, places its gate
+and plays its turns on its own, posted like anyone's."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from bot_harness import buttons_of, running_bot
+
+from rules.engine import seats_to_act
+from rules.selfplay import random_action
+
+
+async def test_creator_adds_an_ai_player_who_plays_its_own_turns(tmp_path: Path) -> None:
+    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        alice = guild.add_member(env.create_user("alice"))
+        bob = guild.add_member(env.create_user("bob"))
+        await alice.slash(channel, "mk new", players=2)
+        thread = channel.threads[-1]
+        lobby = thread.history()[0]
+        assert "Add AI player" in [b["label"] for b in buttons_of_message(lobby)]
+        refused = await bob.click(lobby, label="Add AI player")
+        assert "creator" in refused.followups[-1].content
+        await alice.click(thread.history()[0], label="Add AI player")
+        await alice.click(thread.history()[0], label="Start")
+        game_id = int(thread.name.rsplit("#", 1)[1])
+        info = await bot.service.info(game_id)
+        assert [s.autopilot for s in info.seats] == [False, True]
+        # alice drafts by buttons; the AI has drafted already
+        result = await alice.slash(thread, "mk draft")
+        while buttons_of(result.response):
+            await alice.click(
+                result.response.message, custom_id=buttons_of(result.response)[0]["custom_id"]
+            )
+        rng = random.Random(1)
+        for _ in range(3000):
+            state = (await bot.service.load(game_id)).state
+            if state.phase == "over":
+                break
+            assert seats_to_act(state) == [0], "only the human seat is ever waited for"
+            action = random_action(state, 0, rng)
+            if state.phase == "gates":
+                await alice.slash(thread, "mk gate", point=str(action).split()[1])
+            else:
+                await alice.slash(thread, "mk act", action=str(action))
+        assert state.phase == "over"
+        posts = [m for m in thread.history() if m.content.startswith("**Orange**")]
+        assert posts, "the AI's turns were posted"
+        pings = [m for m in thread.history() if "it's your turn" in m.content]
+        assert pings and all(m.raw_mentions == [alice.id] for m in pings)
+
+
+def buttons_of_message(message: object) -> list[dict[str, str]]:
+    return [{"label": c.label} for row in message.components for c in row.children]  # type: ignore[attr-defined]
