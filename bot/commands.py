@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from datetime import timedelta
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -136,6 +137,7 @@ class MountainCommands(app_commands.Group):
         side="Board side (winter for 4-5 players, autumn for 3, either for 2)",
         teams="Team mode (exactly 4 players)",
         workshops="How the workshops in play are chosen",
+        reminder_hours="Hours between reminders for the player whose turn it is",
     )
     async def new(
         self,
@@ -144,14 +146,20 @@ class MountainCommands(app_commands.Group):
         side: Literal["winter", "autumn"] | None = None,
         teams: bool = False,
         workshops: Literal["random", "unique"] = "random",
+        reminder_hours: app_commands.Range[float, 0.5, 168.0] | None = None,
     ) -> None:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             raise ServiceError("Open a game from a server's text channel.")
         await interaction.response.defer(ephemeral=True, thinking=True)
         options = {"players": players, "side": side, "teams": teams, "workshops": workshops}
+        hours = reminder_hours or self.bot.settings.reminder_hours
         info = await self.service.create_game(
-            interaction.user.id, options, guild_id=interaction.guild_id, channel_id=channel.id
+            interaction.user.id,
+            options,
+            guild_id=interaction.guild_id,
+            channel_id=channel.id,
+            reminder_interval=timedelta(hours=hours),
         )
         thread = await channel.create_thread(
             name=f"Mountain King #{info.id}", type=discord.ChannelType.public_thread
