@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import io
-from datetime import timedelta
 from collections.abc import Iterable
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
