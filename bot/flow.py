@@ -16,8 +16,8 @@ import discord
 from bot.service import ActResult, GameInfo
 from bot.turns import last_turn
 from render import board_png, pyramid_png, score_png
+from rules.ai import choose_action
 from rules.game import game_from_record
-from rules.selfplay import random_action
 
 if TYPE_CHECKING:
     from bot.app import MountainBot
@@ -74,7 +74,7 @@ class GameFlow:
             await self.run_autopilots(game_id)
 
     async def run_autopilots(self, game_id: int) -> None:
-        """Seats on autopilot play random legal actions until a human must act."""
+        """Seats on autopilot (AI players, absent players) play until a human must act."""
         for _ in range(5000):
             info = await self.service.info(game_id)
             if info.status != "active":
@@ -95,11 +95,12 @@ class GameFlow:
                 await self.ping(game_id, result.newly_to_act)
 
     async def autopilot_step(self, game_id: int, seat: int) -> ActResult:
-        """One random legal action for a seat on autopilot (reproducible per position)."""
+        """One action of the heuristic AI for a seat on autopilot (reproducible per
+        position; the AI thinks in a worker thread so the bot stays responsive)."""
         loaded = await self.service.load(game_id)
         assert loaded.state is not None
         rng = random.Random(loaded.seq * 7919 + seat)
-        action = random_action(loaded.state, seat, rng)
+        action = await asyncio.to_thread(choose_action, loaded.state, seat, rng)
         return await self.service.act_for_autopilot(game_id, seat, action, expected_seq=loaded.seq)
 
     async def skip_turn(self, game_id: int, seat: int) -> None:

@@ -1,6 +1,7 @@
 """`python -m rules`: self-play, replay and legal moves from the command line.
 
     python -m rules selfplay --players 4 [--teams] [--side winter] --seed 1 [--out game.json]
+        [--ai heuristic | --ai heuristic,random,random,random]
     python -m rules replay game.json
     python -m rules legal game.json
 
@@ -21,20 +22,29 @@ from rules.errors import RulesError
 from rules.game import Game, ReplayError, game_from_record
 from rules.legal import legal_actions
 from rules.scoring import final_outcome
-from rules.selfplay import play_random_game
+from rules.selfplay import POLICY_NAMES, play_game, play_random_game
 from rules.state import make_config
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m rules", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    sp = sub.add_parser("selfplay", help="play a whole game with random legal actions")
+    sp = sub.add_parser(
+        "selfplay", help="play a whole game with AI players (random legal actions by default)"
+    )
     sp.add_argument("--players", type=int, required=True)
     sp.add_argument("--teams", action="store_true")
     sp.add_argument("--side", choices=("winter", "autumn"))
     sp.add_argument("--workshops", choices=("random", "unique"), default="random")
     sp.add_argument("--seed", type=int, required=True)
     sp.add_argument("--out", type=Path, help="write the record here (default: stdout)")
+    sp.add_argument(
+        "--ai",
+        type=_policies,
+        default=("random",),
+        metavar="{random,heuristic}[,...]",
+        help="the player for every seat, or one per seat separated by commas (default: random)",
+    )
     rp = sub.add_parser("replay", help="replay a record and print the resulting state")
     rp.add_argument("record", type=Path)
     lg = sub.add_parser("legal", help="print the legal actions of the player to move")
@@ -64,13 +74,34 @@ def _selfplay(args: argparse.Namespace) -> int:
     config = make_config(
         players=args.players, teams=args.teams, side=args.side, workshops=args.workshops
     )
-    game = play_random_game(config, args.seed)
+    policies: tuple[str, ...] = args.ai
+    if len(policies) not in (1, config.players):
+        print(
+            f"error: --ai names {len(policies)} players; give one for every seat or one per"
+            f" seat ({config.players})",
+            file=sys.stderr,
+        )
+        return 2
+    if set(policies) == {"random"}:
+        game = play_random_game(config, args.seed)
+    else:
+        game = play_game(config, args.seed, list(policies * (config.players // len(policies))))
     text = game.record_json()
     if args.out is not None:
         args.out.write_text(text + "\n", encoding="utf-8")
     else:
         print(text)
     return 0
+
+
+def _policies(text: str) -> tuple[str, ...]:
+    names = tuple(text.split(","))
+    for name in names:
+        if name not in POLICY_NAMES:
+            raise argparse.ArgumentTypeError(
+                f"{name!r} is not a player; choose from {', '.join(POLICY_NAMES)}"
+            )
+    return names
 
 
 def _load(path: Path) -> Game:

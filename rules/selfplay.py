@@ -10,7 +10,7 @@ rare. In the simultaneous draft it serves every drafting seat in order.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from rules import board, engine
 from rules.actions import Action, Cast, Dig
@@ -125,4 +125,59 @@ def play_random_game(
             on_action(state, seat, action)
         if len(game.moves) > MAX_ACTIONS:  # pragma: no cover
             raise RuntimeError("random game did not end")
+    return game
+
+
+Policy = Callable[[State, int, random.Random], Action]
+POLICY_NAMES = ("random", "heuristic")
+
+
+def policy_named(name: str) -> Policy:
+    """A policy by name: `random` (the random player) or `heuristic` (`rules.ai`)."""
+    if name == "random":
+        return random_action
+    if name == "heuristic":
+        from rules.ai import choose_action
+
+        return choose_action
+    raise ValueError(f"unknown policy {name!r} (expected one of {', '.join(POLICY_NAMES)})")
+
+
+def play_game(
+    config: GameConfig,
+    seed: int,
+    policies: Sequence[Policy | str] | Policy | str,
+    *,
+    policy_seed: int | None = None,
+    checked: bool = False,
+    on_action: Callable[[State, int, Action], None] | None = None,
+) -> Game:
+    """Play a whole game with one policy per seat (or one for every seat), sharing one
+    random generator seeded like `play_random_game`, so that with every seat random
+    it plays exactly the same game. `checked` plays through `Game.play` (each action
+    validated on a copy) instead of the fast path."""
+    if isinstance(policies, str) or callable(policies):
+        chosen: list[Policy | str] = [policies] * config.players
+    else:
+        chosen = list(policies)
+    if len(chosen) != config.players:
+        raise ValueError(f"give one policy per seat ({config.players}), not {len(chosen)}")
+    seats = [policy_named(p) if isinstance(p, str) else p for p in chosen]
+    game = Game(config, seed)
+    rng = random.Random(seed if policy_seed is None else policy_seed)
+    while game.state.phase != "over":
+        waiting = engine.seats_to_act(game.state)
+        if not waiting:  # pragma: no cover - only possible if the rules deadlock
+            raise RuntimeError("nobody can act but the game is not over")
+        seat = waiting[0]
+        action = seats[seat](game.state, seat, rng)
+        if checked:
+            game.play(seat, action)
+        else:
+            engine.apply(game.state, seat, action)
+            game.moves.append(Move(seat, action))
+        if on_action is not None:
+            on_action(game.state, seat, action)
+        if len(game.moves) > MAX_ACTIONS:  # pragma: no cover
+            raise RuntimeError("game did not end")
     return game

@@ -1,0 +1,353 @@
+"""Scoring every tunnel placement for the heuristic player, without cloning the state.
+
+`DigTable` walks `rules.board.placement_hits` once per decision and gives each
+placement a board value that does not depend on how it is paid: statues unearthed
+(their tier value now, more once they can be moved), buried statues brought within
+reach, deeper tiers reached, buried resources, workshop sites established or reached,
+statues in the network that could move into it, and for an anchor the pedestal of
+each clan (its point token, a statue doubled at once or later). Paying is priced
+separately by the `Valuer` (minerals, hammers for rubble), so the same table prices
+the dig with any holdings, e.g. after a spell or a workshop use.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from rules import board
+from rules.actions import Dig
+from rules.ai.statues import OwnBoard, piece_value
+from rules.ai.values import Counts, Horizon, Pedestals, Valuer, add, bump
+from rules.content import load_content
+from rules.mountain import geo, networks, own_network
+from rules.resources import MINERALS, RESOURCES, STATUE_CLANS, Clan, Resource
+from rules.shapes import Variant
+from rules.state import State
+
+# potential of reaching a tier (deeper tiers hold the best statue, pedestal and hall
+# spots), counted once for the deepest tier of the network
+DEPTH_VALUE = (0.0, 0.0, 1.2, 2.6, 4.0, 5.2)
+CELL_TIER = (0.0, 0.0, 0.05, 0.1, 0.2, 0.3)
+MOBILITY = 1.5  # an unearthed statue can still be carted deeper
+NEAR_STATUE = 0.8  # a buried statue the next tunnel can reach
+IMPROVE = 0.4  # share of a statue's possible gain when it can move into the tunnel
+ACCESS = 0.6  # reaching an established workshop
+STATUE_FOR_PEDESTAL = 0.3  # chance to bring a statue of the clan onto a new pedestal
+NO_STATUE_FOR_PEDESTAL = 0.1
+WORKSHOP_VALUE: dict[str, float] = {
+    "cartwright": 1.2,
+    "charmcrafter": 0.7,
+    "coinpress": 0.9,
+    "metalworks": 1.2,
+    "pickforge": 0.9,
+    "quartermaster": 0.7,
+    "runesmithy": 1.0,
+    "stonegrinder": 1.3,
+    "stonemill": 1.2,
+    "toolforge": 0.9,
+    "wheeljack": 1.1,
+}
+
+
+@dataclass
+class Spot:
+    """One legal placement with its board value."""
+
+    shape: str
+    variant: Variant
+    offs: tuple[int, ...]
+    origin: int
+    mask: int
+    size: int
+    rubble: int
+    buried: tuple[Resource, ...]
+    base: float
+    ped: dict[str, float] = field(default_factory=dict)  # clan -> value of its pedestal
+    workshops: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class DigChoice:
+    value: float
+    spot: Spot
+    mineral: Resource
+    pedestal: str | None
+
+
+@dataclass
+class _Group:
+    """Placements that cost the same and give the same buried resources: only the
+    best of them matters for pricing holdings."""
+
+    size: int
+    rubble: int
+    buried: tuple[Resource, ...]
+    plain: float
+    ped: dict[str, float] = field(default_factory=dict)  # clan -> best base + pedestal
+
+
+class DigTable:
+    def __init__(self, state: State, seat: int, hz: Horizon, ob: OwnBoard) -> None:
+        self.spots: list[Spot] = []
+        self._build(state, seat, hz, ob)
+        self.groups: dict[tuple[int, int, tuple[Resource, ...]], _Group] = {}
+        for spot in self.spots:
+            key = (spot.size, spot.rubble, spot.buried)
+            group = self.groups.get(key)
+            if group is None:
+                group = self.groups[key] = _Group(*key, spot.base)
+            group.plain = max(group.plain, spot.base)
+            for clan, extra in spot.ped.items():
+                group.ped[clan] = max(group.ped.get(clan, extra + spot.base), extra + spot.base)
+
+    def _build(self, state: State, seat: int, hz: Horizon, ob: OwnBoard) -> None:
+        content = load_content()
+        g = geo(state)
+        nets = networks(state)
+        own = own_network(state, seat)
+        occupied = nets.occupied
+        values = content.tables.statue_values
+        tiers = g.tier_masks
+        future = min(1.0, hz.future_turns / 3)
+        blend = hz.blend
+
+        statues = state.board.statues
+        buried_statues: dict[int, str] = {}
+        for cell, clan in statues.items():
+            b = g.bit(cell)
+            if not (occupied >> b) & 1:
+                buried_statues[b] = clan
+        sb_mask = 0
+        for b in buried_statues:
+            sb_mask |= 1 << b
+        buried_res = {b: r for b, r in g.buried.items() if not (occupied >> b) & 1}
+        br_mask = 0
+        for b in buried_res:
+            br_mask |= 1 << b
+        own_spread = g.spread(own)
+        max_own = 0
+        for t in range(5, 0, -1):
+            if own & tiers[t - 1]:
+                max_own = t
+                break
+        empty_sites = 0
+        established = 0
+        for cell in g.cells(g.sites):
+            if cell in state.board.workshops:
+                established |= 1 << g.bit(cell)
+            else:
+                empty_sites |= 1 << g.bit(cell)
+        new_access_sites = established & ~own_spread
+        supply = Counter(state.workshop_supply)
+        # own statues and what they score now (for statues moving into a new tunnel)
+        own_statues: list[tuple[int, int]] = []  # (piece index, what it scores now)
+        for cell, clan in statues.items():
+            i = ob.cell_piece.get(cell)
+            if i is None:
+                continue
+            piece = ob.pieces[i]
+            if piece.kind == "hall":
+                if piece.altar == cell:
+                    continue  # it stays on its altar
+                now = 0
+            else:
+                mine = ob.value[cell] * (
+                    2 if piece.anchor == cell and piece.pedestal == clan else 1
+                )
+                now = mine if mine >= piece_value(ob, i, statues) else 0
+            own_statues.append((i, now))
+        own_clans = {statues[c] for c in statues if c in ob.cell_piece}
+        track = state.pedestal_track
+
+        for shape, variant, offs, hits in board.placement_hits(state, seat):
+            mark = variant.mark
+            size = len(offs)
+            while hits:
+                low = hits & -hits
+                hits ^= low
+                origin = low.bit_length() - 1
+                mask = 0
+                for o in offs:
+                    mask |= 1 << (origin + o)
+                spread = g.spread(mask)
+                maxt = 0
+                cell_value = 0.0
+                for t in range(5, 0, -1):
+                    tm = mask & tiers[t - 1]
+                    if tm:
+                        if not maxt:
+                            maxt = t
+                        cell_value += CELL_TIER[t] * tm.bit_count()
+                base = (DEPTH_VALUE[max(maxt, max_own)] - DEPTH_VALUE[max_own]) * future
+                base += cell_value * future
+                # statues unearthed: the tile scores its best one
+                found: list[tuple[int, str, int]] = []
+                sm = mask & sb_mask
+                while sm:
+                    lb = sm & -sm
+                    sm ^= lb
+                    b = lb.bit_length() - 1
+                    found.append((b, buried_statues[b], values[_tier(tiers, b) - 1]))
+                best_plain = max((v for _, _, v in found), default=0)
+                base += best_plain + MOBILITY * len(found) * blend
+                near = spread & sb_mask & ~mask & ~own_spread
+                base += NEAR_STATUE * near.bit_count() * blend
+                gained: tuple[Resource, ...] = ()
+                if mask & br_mask:
+                    gained = tuple(buried_res[b] for b in buried_res if (mask >> b) & 1)
+                # workshops: establish on empty sites next to it, reach established ones
+                plan: tuple[tuple[str, str], ...] = ()
+                sites = spread & empty_sites
+                if sites and supply:
+                    left = Counter(supply)
+                    chosen = []
+                    for cell in g.cells(sites):
+                        options = [w for w in left if left[w] > 0]
+                        if not options:
+                            break
+                        w = max(sorted(options), key=lambda x: WORKSHOP_VALUE.get(x, 0.8))
+                        left[w] -= 1
+                        chosen.append((cell, w))
+                        base += WORKSHOP_VALUE.get(w, 0.8) * blend
+                    plan = tuple(chosen)
+                if spread & new_access_sites:
+                    base += ACCESS * (spread & new_access_sites).bit_count() * blend
+                # statues of ours that could move into it
+                if own_statues and maxt:
+                    top = values[maxt - 1]
+                    gain = 0
+                    for i, now in own_statues:
+                        if spread & ob.masks[i] and top > now:
+                            gain = max(gain, top - now)
+                    base += IMPROVE * gain * blend
+                spot = Spot(
+                    shape,
+                    variant,
+                    offs,
+                    origin,
+                    mask,
+                    size,
+                    (mask & g.rubble).bit_count(),
+                    gained,
+                    base,
+                    workshops=plan,
+                )
+                if mark is not None:
+                    ab = origin + offs[mark]
+                    at = _tier(tiers, ab)
+                    for clan in STATUE_CLANS:
+                        token = track.get(f"{at}:{clan.value}")
+                        if token is None:
+                            continue
+                        extra = 0.0
+                        on_anchor = buried_statues.get(ab) if (sb_mask >> ab) & 1 else None
+                        if on_anchor == clan.value:
+                            doubled = max(best_plain, 2 * values[at - 1])
+                            extra = doubled - best_plain
+                        else:
+                            chance = (
+                                STATUE_FOR_PEDESTAL
+                                if clan.value in own_clans
+                                or any(k == clan.value for _, k, _ in found)
+                                else NO_STATUE_FOR_PEDESTAL
+                            )
+                            extra = values[at - 1] * chance * blend
+                        spot.ped[clan.value] = token + extra
+                self.spots.append(spot)
+
+    # -- pricing -------------------------------------------------------------------------
+
+    def choices(
+        self,
+        state: State,
+        valuer: Valuer,
+        counts: Counts,
+        pedestals: Pedestals,
+    ) -> Iterator[DigChoice]:
+        """Every affordable dig (each mineral, each pedestal choice) with its value:
+        honor now + board value + holdings after."""
+        free_rubble = board.FLAG_FREE_RUBBLE in state.turn_flags()
+        hammers = counts[RESOURCES.index(Resource.HAMMER)]
+        scores = {(s, m): board.tunnel_score(state, s, m) for s in range(2, 6) for m in MINERALS}
+        held = [c.value for c, n in zip(STATUE_CLANS, pedestals, strict=True) if n > 0]
+        for spot in self.spots:
+            need_h = 0 if free_rubble else spot.rubble
+            if hammers < need_h:
+                continue
+            for m in MINERALS:
+                if counts[RESOURCES.index(m)] < spot.size:
+                    continue
+                after = add(counts, [m] * spot.size + [Resource.HAMMER] * need_h, -1)
+                if spot.buried:
+                    after = add(after, spot.buried)
+                base = scores[spot.size, m] + spot.base
+                yield DigChoice(base + valuer.value(after, pedestals), spot, m, None)
+                for clan in held:
+                    extra = spot.ped.get(clan)
+                    if extra is None:
+                        continue
+                    peds = _take(pedestals, clan)
+                    yield DigChoice(base + extra + valuer.value(after, peds), spot, m, clan)
+
+    def best_value(
+        self, state: State, valuer: Valuer, counts: Counts, pedestals: Pedestals
+    ) -> float | None:
+        """The value of the best affordable dig (None if there is none)."""
+        free_rubble = board.FLAG_FREE_RUBBLE in state.turn_flags()
+        hammers = counts[_HAMMER]
+        held = [c.value for c, n in zip(STATUE_CLANS, pedestals, strict=True) if n > 0]
+        taken = {clan: _take(pedestals, clan) for clan in held}
+        scores = {(s, m): board.tunnel_score(state, s, m) for s in range(2, 6) for m in MINERALS}
+        value_of = valuer.value
+        best: float | None = None
+        for group in self.groups.values():
+            need_h = 0 if free_rubble else group.rubble
+            if hammers < need_h:
+                continue
+            size = group.size
+            for i, m in enumerate(MINERALS):
+                if counts[i] < size:
+                    continue
+                after = list(counts)
+                after[i] -= size
+                after[_HAMMER] -= need_h
+                for res in group.buried:
+                    after[_INDEX[res]] += 1
+                left = tuple(after)
+                score = scores[size, m]
+                value = score + group.plain + value_of(left, pedestals)
+                if best is None or value > best:
+                    best = value
+                for clan in held:
+                    extra = group.ped.get(clan)
+                    if extra is not None:
+                        value = score + extra + value_of(left, taken[clan])
+                        if value > best:
+                            best = value
+        return best
+
+
+_INDEX = {res: i for i, res in enumerate(RESOURCES)}
+_HAMMER = _INDEX[Resource.HAMMER]
+
+
+def _take(pedestals: Pedestals, clan: str) -> Pedestals:
+    i = [c.value for c in STATUE_CLANS].index(clan)
+    return bump(pedestals, i, -1)
+
+
+def _tier(tiers: tuple[int, ...], b: int) -> int:
+    for i, m in enumerate(tiers):
+        if (m >> b) & 1:
+            return i + 1
+    return 0
+
+
+def dig_action(state: State, choice: DigChoice) -> Dig:
+    g = geo(state)
+    spot = choice.spot
+    p = board.make_placement(g, spot.shape, spot.variant, spot.offs, spot.origin)
+    ped = None if choice.pedestal is None else Clan(choice.pedestal)
+    return Dig(p.shape, p.cells, p.anchor, choice.mineral, ped, spot.workshops)
