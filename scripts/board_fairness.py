@@ -9,12 +9,20 @@ then gets the cells it owns per tier and the rubble, buried resources, statue sp
 and workshop sites on them, plus its own distance to the Heart. Two players may use
 any two start points sharing a number, so every such pair is a configuration of its
 own. The output is plain text and deterministic (it only reads rules/data).
+
+`--selfplay ROUNDS` adds a check in play (slow: a few seconds a game): for each side
+and player count (not the 2-player pairs), ROUNDS rounds of games between heuristic AI
+players (rules.ai), the gates handed out so that each seat sits at each start point
+once a round, and the mean final honor per start point.
 """
 
 from __future__ import annotations
 
+import argparse
+import random
+import statistics
 import sys
-from collections import deque
+from collections import defaultdict, deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -221,12 +229,28 @@ def _number(value: float) -> str:
     return text if text != "-0" else "0"
 
 
+def _cells(values: Iterable[float]) -> str:
+    return "".join(f"{_number(v):>7}" for v in values)
+
+
 def print_table(label: str, shares: Mapping[str, Share]) -> None:
+    """A configuration of three or more points: one row per point, then the spread."""
     print(f"-- {label}")
-    print(f"{'point':<7}" + "".join(f"{name:>7}" for name in COLUMNS))
+    print(f"{'point':<14}" + "".join(f"{name:>7}" for name in COLUMNS))
     for pid, share in shares.items():
-        print(f"{pid:<7}" + "".join(f"{_number(v):>7}" for v in share.row()))
-    print(f"{'spread':<7}" + "".join(f"{_number(v):>7}" for v in spreads(shares)))
+        print(f"{pid:<14}{_cells(share.row())}")
+    print(f"{'spread':<14}{_cells(spreads(shares))}")
+
+
+def print_pairs(pairs: Sequence[tuple[str, Mapping[str, Share]]]) -> None:
+    """Two-player pairs: both points' rows, then the pair's spread."""
+    print("-- 2p: every pair of start points sharing a number")
+    print(f"{'pair  point':<14}" + "".join(f"{name:>7}" for name in COLUMNS))
+    for label, shares in pairs:
+        for n, (pid, share) in enumerate(shares.items()):
+            name = f"{label:<8}{pid}" if n == 0 else f"{'':<8}{pid}"
+            print(f"{name:<14}{_cells(share.row())}")
+        print(f"{'':<8}{'spread':<6}{_cells(spreads(shares))}")
 
 
 def feature_char(side: BoardSide, cell: str, points: Mapping[str, str]) -> str:
@@ -253,10 +277,14 @@ def print_map(side: BoardSide) -> None:
         right = ""
         for x, ch in enumerate(row):
             name = cell_name((x, y))
-            right += " " + (ch if ch in HEART + "." else feature_char(side, name, points))
+            if ch == HEART:
+                right += " #"
+            else:
+                right += " " + (ch if ch == "." else feature_char(side, name, points))
         print(f"{y + 1:>3}{left}    {y + 1:>3}{_blank_off(right, row)}")
     print(
-        "left: tiers 1-5 (outside in), H the Heart. right: digits = start points (W1 -> 1),"
+        "left: tiers 1-5 (outside in), H the Heart. right: # the Heart, digits = start"
+        " points (W1 or A1 -> 1),"
         " * statue spot, & statue spot under rubble, W workshop site, x rubble,"
         " s i h c k m r buried stone iron heartstone coin cart hammer rune"
         " (upper case: under rubble), . empty mountain cell"
@@ -271,22 +299,65 @@ def _blank_off(text: str, row: str) -> str:
     return "".join(chars)
 
 
-def reach_line(side: BoardSide) -> None:
-    """Steps from each start point to its nearest statue spot, workshop site and rubble."""
-    print("reach (steps from the start point to the nearest statue spot / workshop site / rubble):")
-    parts = []
-    for point in side.start_points:
-        dist = distances(side.tiers, parse_cell(point.cell))
+NEAR = 6
+NEAR_COLUMNS: tuple[str, ...] = (
+    "1st st",
+    "1st ws",
+    "1st rb",
+    "rubble",
+    "buried",
+    "b.val",
+    "statue",
+    "s.val",
+    "wshop",
+)
 
-        def nearest(cells: Iterable[str], dist: dict[Cell, int] = dist) -> str:
-            steps = [dist[parse_cell(c)] for c in cells if parse_cell(c) in dist]
-            return str(min(steps)) if steps else "-"
 
-        parts.append(
-            f"{point.id} {nearest(side.statue_spots)}/{nearest(side.workshop_sites)}"
-            f"/{nearest(side.rubble)}"
-        )
-    print("  " + "  ".join(parts))
+def near_row(side: BoardSide, point: StartPoint, statue_values: Sequence[int]) -> list[float]:
+    """Steps to the nearest statue spot, workshop site and rubble, then what lies within
+    NEAR steps of the start point (what the first tiles can reach)."""
+    dist = distances(side.tiers, parse_cell(point.cell))
+
+    def steps(cell: str) -> int:
+        return dist.get(parse_cell(cell), 99)
+
+    def nearest(cells: Iterable[str]) -> float:
+        return float(min((steps(c) for c in cells), default=99))
+
+    near = [c for c in side.statue_spots if steps(c) <= NEAR]
+    buried = {c: r for c, r in side.buried.items() if steps(c) <= NEAR}
+    return [
+        nearest(side.statue_spots),
+        nearest(side.workshop_sites),
+        nearest(side.rubble),
+        float(sum(1 for c in side.rubble if steps(c) <= NEAR)),
+        float(len(buried)),
+        sum(buried_value(r) for r in buried.values()),
+        float(len(near)),
+        float(sum(statue_values[int(side.tier_at(c)) - 1] for c in near)),
+        float(sum(1 for c in side.workshop_sites if steps(c) <= NEAR)),
+    ]
+
+
+def print_near(side: BoardSide) -> None:
+    statue_values = load_content().tables.statue_values
+    rows = {p.id: near_row(side, p, statue_values) for p in side.start_points}
+    print(
+        f"-- near each start point: steps to the 1st statue spot, workshop site and rubble,"
+        f" then what lies within {NEAR} steps"
+    )
+    print(f"{'point':<14}" + "".join(f"{name:>7}" for name in NEAR_COLUMNS))
+    for pid, row in rows.items():
+        print(f"{pid:<14}{_cells(row)}")
+    worst: dict[str, list[float]] = {}
+    for label, points in configurations(side):
+        group = "2p pairs" if len(points) == 2 else label
+        used = [rows[p.id] for p in points]
+        spread = [max(col) - min(col) for col in zip(*used, strict=True)]
+        before = worst.get(group, [0.0] * len(NEAR_COLUMNS))
+        worst[group] = [max(a, b) for a, b in zip(before, spread, strict=True)]
+    for group, values in worst.items():
+        print(f"{'spread ' + group:<14}{_cells(values)}")
 
 
 def print_side(side: BoardSide) -> None:
@@ -299,14 +370,76 @@ def print_side(side: BoardSide) -> None:
     )
     print_map(side)
     print()
-    reach_line(side)
-    print()
+    print_near(side)
+    worst: dict[str, list[float]] = {}
+    pairs: list[tuple[str, dict[str, Share]]] = []
     for label, points in configurations(side):
-        print_table(label, side_shares(side, points))
+        shares = side_shares(side, points)
+        group = "2p pairs" if len(points) == 2 else label
+        before = worst.get(group, [0.0] * len(COLUMNS))
+        worst[group] = [max(a, b) for a, b in zip(before, spreads(shares), strict=True)]
+        if len(points) == 2:
+            pairs.append((label.removeprefix("2p "), shares))
+        else:
+            print_table(label, shares)
+    if pairs:
+        print_pairs(pairs)
+    print("-- largest spread per column")
+    for group, values in worst.items():
+        print(f"{group:<14}{_cells(values)}")
+    print()
+
+
+def print_selfplay(side: BoardSide, rounds: int) -> None:
+    """Mean final honor per start point over games of heuristic AI players, with the
+    gates rotated over the seats (round r, game k: seat i takes point (i + k) mod n)."""
+    from rules.actions import Action, PlaceGate
+    from rules.ai import choose_action
+    from rules.scoring import final_outcome
+    from rules.selfplay import play_game
+    from rules.state import GameConfig, State
+
+    for label, points in configurations(side):
+        if len(points) == 2:
+            continue
+        ids = [p.id for p in points]
+        n = len(ids)
+        results: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
+        tiles: list[int] = []
+        for r in range(rounds):
+            for k in range(n):
+                assign = {seat: ids[(seat + k) % n] for seat in range(n)}
+
+                def policy(
+                    state: State, seat: int, rng: random.Random, assign: dict[int, str] = assign
+                ) -> Action:
+                    if state.phase == "gates":
+                        return PlaceGate(assign[seat])
+                    return choose_action(state, seat, rng)
+
+                game = play_game(GameConfig(players=n, side=side.id), 1000 * r + k, policy)
+                tiles.append(sum(1 for p in game.state.board.pieces if p.kind == "tunnel"))
+                for line in final_outcome(game.state).breakdowns:
+                    results[assign[line.seats[0]]].append((line.total, line.statues, line.tunnels))
+        print(
+            f"-- self-play {label}: {len(tiles)} games, {statistics.mean(tiles):.1f} tunnel"
+            " tiles a game; mean honor per start point (total, statues, tunnels)"
+        )
+        for pid in ids:
+            totals, statues, tunnels = zip(*results[pid], strict=True)
+            print(
+                f"{pid:<7}{statistics.mean(totals):>7.1f} (sd {statistics.stdev(totals):4.1f})"
+                f"{statistics.mean(statues):>7.1f}{statistics.mean(tunnels):>7.1f}"
+            )
     print()
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--selfplay", type=int, default=0, metavar="ROUNDS", help="also play AI games"
+    )
+    args = parser.parse_args()
     content = load_content()
     print(
         "Columns: cells owned per tier (t1..t5), rubble cells, buried resources (count and"
@@ -317,6 +450,8 @@ def main() -> None:
     print()
     for side in content.boards:
         print_side(side)
+        if args.selfplay:
+            print_selfplay(side, args.selfplay)
 
 
 if __name__ == "__main__":

@@ -40,7 +40,9 @@ def test_every_image_is_a_png_under_one_megabyte() -> None:
         assert data[:8] == b"\x89PNG\r\n\x1a\n", name
         img = _decode(data)
         assert img.format == "PNG"
-        assert img.width >= 400 and img.height >= 200, name
+        # full images fill a phone's width; a cropped preview may be narrower
+        assert img.width >= (200 if name.startswith("preview") else 400), name
+        assert img.height >= 200, name
         assert len(data) < MAX_BYTES, f"{name} is {len(data)} bytes"
 
 
