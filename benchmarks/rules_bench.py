@@ -70,8 +70,11 @@ def bench_placements(
             placed = list(board.placements(state, seat))
             place_t.append(time.perf_counter() - t)
             counts.append(len(placed))
+            # every dig option needs minerals: measure with a purse that can pay
+            rich = state.clone()
+            rich.account_of(seat).storage.update(stone=5, iron=5, heartstone=5, hammer=3)
             t = time.perf_counter()
-            list(board.dig_actions(state, seat))
+            list(board.dig_actions(rich, seat))
             dig_t.append(time.perf_counter() - t)
     return _median_ms(place_t), _median_ms(dig_t), statistics.mean(counts)
 
