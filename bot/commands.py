@@ -408,10 +408,7 @@ class MountainCommands(app_commands.Group):
     @app_commands.command(name="use", description="Step 1: use a workshop your network touches")
     @app_commands.describe(site="Workshop site", conversion="give>get, e.g. stone>iron")
     async def use(self, interaction: discord.Interaction[Any], site: str, conversion: str) -> None:
-        if conversion.startswith("move "):
-            await self.play(interaction, f"use {site} {conversion}")
-        else:
-            await self.play(interaction, f"use {site} {conversion}")
+        await self.play(interaction, f"use {site} {conversion}")
 
     @use.autocomplete("site")
     async def _use_site(self, interaction: discord.Interaction[Any], current: str) -> list[Choice]:

@@ -9,7 +9,7 @@ import io
 import json
 import logging
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -215,7 +215,3 @@ class GameFlow:
 
 def _fit(text: str, limit: int = 1900) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def outcome_text(outcome: dict[str, Any]) -> str:
-    return ", ".join(f"{b['total']}" for b in outcome["breakdown"])
