@@ -22,6 +22,7 @@ import argparse
 import random
 import statistics
 import sys
+import textwrap
 from collections import defaultdict, deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -282,13 +283,11 @@ def print_map(side: BoardSide) -> None:
             else:
                 right += " " + (ch if ch == "." else feature_char(side, name, points))
         print(f"{y + 1:>3}{left}    {y + 1:>3}{_blank_off(right, row)}")
-    print(
-        "left: tiers 1-5 (outside in), H the Heart. right: # the Heart, digits = start"
-        " points (W1 or A1 -> 1),"
-        " * statue spot, & statue spot under rubble, W workshop site, x rubble,"
-        " s i h c k m r buried stone iron heartstone coin cart hammer rune"
-        " (upper case: under rubble), . empty mountain cell"
-    )
+    print("left: tiers 1-5 (outside in), H the Heart")
+    print("right: # the Heart, 1-8 start points (W1 or A1 -> 1), . empty mountain cell,")
+    print("  * statue spot, & statue spot under rubble, W workshop site, x rubble,")
+    print("  s i h c k m r buried stone iron heartstone coin cart hammer rune (upper case:")
+    print("  under rubble)")
 
 
 def _blank_off(text: str, row: str) -> str:
@@ -342,10 +341,8 @@ def near_row(side: BoardSide, point: StartPoint, statue_values: Sequence[int]) -
 def print_near(side: BoardSide) -> None:
     statue_values = load_content().tables.statue_values
     rows = {p.id: near_row(side, p, statue_values) for p in side.start_points}
-    print(
-        f"-- near each start point: steps to the 1st statue spot, workshop site and rubble,"
-        f" then what lies within {NEAR} steps"
-    )
+    print("-- near each start point: steps to the 1st statue spot, workshop site and")
+    print(f"   rubble (1st st, 1st ws, 1st rb), then what lies within {NEAR} steps")
     print(f"{'point':<14}" + "".join(f"{name:>7}" for name in NEAR_COLUMNS))
     for pid, row in rows.items():
         print(f"{pid:<14}{_cells(row)}")
@@ -363,9 +360,9 @@ def print_near(side: BoardSide) -> None:
 def print_side(side: BoardSide) -> None:
     tier_counts = [sum(row.count(t) for row in side.tiers) for t in TIERS]
     print(f"== {side.name} ({side.id}): {side.width}x{side.height}, players {side.players}")
+    print(f"cells per tier 1-5: {tier_counts} (mountain {sum(tier_counts)})")
     print(
-        f"cells per tier 1-5: {tier_counts} (mountain {sum(tier_counts)});"
-        f" rubble {len(side.rubble)}, buried {len(side.buried)},"
+        f"rubble {len(side.rubble)}, buried {len(side.buried)},"
         f" statue spots {len(side.statue_spots)}, workshop sites {len(side.workshop_sites)}"
     )
     print_map(side)
@@ -423,13 +420,14 @@ def print_selfplay(side: BoardSide, rounds: int) -> None:
                     results[assign[line.seats[0]]].append((line.total, line.statues, line.tunnels))
         print(
             f"-- self-play {label}: {len(tiles)} games, {statistics.mean(tiles):.1f} tunnel"
-            " tiles a game; mean honor per start point (total, statues, tunnels)"
+            " tiles a game; mean final honor per start point"
         )
+        print(f"{'point':<7}{'total':>7}{'sd':>7}{'statues':>9}{'tunnels':>9}")
         for pid in ids:
             totals, statues, tunnels = zip(*results[pid], strict=True)
             print(
-                f"{pid:<7}{statistics.mean(totals):>7.1f} (sd {statistics.stdev(totals):4.1f})"
-                f"{statistics.mean(statues):>7.1f}{statistics.mean(tunnels):>7.1f}"
+                f"{pid:<7}{statistics.mean(totals):>7.1f}{statistics.stdev(totals):>7.1f}"
+                f"{statistics.mean(statues):>9.1f}{statistics.mean(tunnels):>9.1f}"
             )
     print()
 
@@ -441,12 +439,14 @@ def main() -> None:
     )
     args = parser.parse_args()
     content = load_content()
-    print(
-        "Columns: cells owned per tier (t1..t5), rubble cells, buried resources (count and"
-        " value: stone 1, iron 1.5, heartstone 2, others 1), statue spots (count and value"
-        f" by tier {content.tables.statue_values}), workshop sites, steps from the start"
-        " point into the Heart. Ties are split evenly."
+    text = (
+        "Each mountain cell belongs to the nearest start point in use (ties split evenly)."
+        " Columns: cells owned per tier (t1..t5), rubble cells, buried resources (count"
+        " and value: stone 1, iron 1.5, heartstone 2, others 1), statue spots (count and"
+        f" value by tier {content.tables.statue_values}), workshop sites, steps from the"
+        " start point into the Heart."
     )
+    print("\n".join(textwrap.wrap(text, 88)))
     print()
     for side in content.boards:
         print_side(side)
