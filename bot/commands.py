@@ -96,10 +96,11 @@ class MountainCommands(app_commands.Group):
         await interaction.response.defer(ephemeral=True, thinking=True)
         game, state, seat = await self.my_state(interaction)
         action = parse_action(notation)
-        sentence = describe(action, state, seat)
         result = await self.bot.flow.act(
             game, interaction.user.id, notation, interaction_id=interaction.id
         )
+        # described after the engine accepted it, from the state just before it
+        sentence = describe(action, state, seat)
         tail = " Your turn is over." if result.turn_ended and not result.game_over else ""
         await interaction.followup.send(f"Done: you {sentence}.{tail}", ephemeral=True)
 

@@ -89,8 +89,16 @@ def _crop(
     """The area around `cells` with its own coordinates on every edge (so a cropped
     preview still says where it is)."""
     board = load_content().board(_side(view))
-    xs = [parse_cell(c)[0] for c in cells]
-    ys = [parse_cell(c)[1] for c in cells]
+    # cells typed by hand may lie off the board: crop around those that are on it
+    on_board = [
+        (x, y)
+        for x, y in (parse_cell(c) for c in cells)
+        if 0 <= x < board.width and 0 <= y < board.height
+    ]
+    if not on_board:
+        return img
+    xs = [x for x, _ in on_board]
+    ys = [y for _, y in on_board]
     x0, x1 = max(min(xs) - pad, 0), min(max(xs) + pad, board.width - 1)
     y0, y1 = max(min(ys) - pad, 0), min(max(ys) + pad, board.height - 1)
     region = img.crop(
