@@ -7,6 +7,8 @@ by colour alone.
 
 from __future__ import annotations
 
+from rules.content import load_content
+
 RGB = tuple[int, int, int]
 
 BACKGROUND: RGB = (24, 26, 32)
@@ -55,7 +57,8 @@ CLAN: dict[str, RGB] = {
     "moon": (150, 130, 210),
 }
 CLAN_LETTER = {"mud": "U", "fire": "F", "ice": "I", "moon": "M"}
-CLAN_NAME = {"mud": "Mud", "fire": "Fire", "ice": "Ice", "moon": "Moon"}
+# names and resource letters come from the game content, so images and text agree
+CLAN_NAME = {c.id: c.name for c in load_content().clans}
 
 RESOURCE: dict[str, RGB] = {
     "stone": (150, 150, 146),
@@ -66,15 +69,7 @@ RESOURCE: dict[str, RGB] = {
     "hammer": (178, 180, 188),
     "rune": (140, 90, 200),
 }
-RESOURCE_LETTER = {
-    "stone": "S",
-    "iron": "I",
-    "heartstone": "H",
-    "coin": "C",
-    "cart": "K",
-    "hammer": "M",
-    "rune": "R",
-}
+RESOURCE_LETTER = {r.id: r.letter for r in load_content().resources}
 MINERAL_FILL: dict[str, RGB] = {
     "stone": (168, 168, 162),
     "iron": (120, 150, 180),

@@ -198,7 +198,6 @@ def _gate(state: State, seat: int, action: PlaceGate) -> None:
     if action.point in state.board.gates or point.cell in taken_cells:
         raise IllegalActionError(f"Start point {point.id} already has a gate.", "point_taken")
     board.add_piece(state, "gate", action.point, seat, [point.cell])
-    state.players[seat].gate = action.point
     if seat + 1 < len(state.players):
         state.gate_seat = seat + 1
     else:

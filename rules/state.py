@@ -140,7 +140,6 @@ class Player:
     recruited_levels: int = 0
     draft_deck: list[str] = field(default_factory=list)
     draft_hand: list[str] = field(default_factory=list)
-    gate: str | None = None
 
 
 @dataclass
