@@ -87,6 +87,20 @@ class GameMovedOnError(ServiceError):
         self.game_id = game_id
 
 
+class SeatMovedOnError(GameMovedOnError):
+    """The player's own moves went on since the button was drawn (an older draft
+    message's button, after asking for the draft again)."""
+
+    code = "seat_moved_on"
+
+    def __init__(self) -> None:
+        ServiceError.__init__(
+            self,
+            "Your draft moved on since that message: nothing was changed. Use the newest"
+            " draft message (or ask again with `/mk draft`).",
+        )
+
+
 class CorruptGameError(ServiceError):
     """A stored game cannot be rebuilt: a damaged snapshot, log entry or config."""
 

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules import engine
 from rules.actions import Action, format_action, parse_action
+from rules.ai import choose_action
+from rules.game import game_from_record
 from rules.legal import legal_actions
 from rules.scoring import final_outcome
 from rules.setup import new_game
 from rules.state import GameConfig, State, make_config
+from rules.story import cells_changed, describe
 from rules.view import view
 
 
@@ -76,6 +80,29 @@ class MountainKingRules:
         if state.phase != "over":
             return None
         return final_outcome(state).to_json()
+
+    def describe(self, state: State, seat: int, action: Action) -> str:
+        return describe(state, seat, action)
+
+    def cells(self, action: Action) -> tuple[str, ...]:
+        return cells_changed(action)
+
+    def choose_action(self, state: State, seat: int, seed: int) -> Action:
+        return choose_action(state, seat, random.Random(seed))
+
+    def record(
+        self, config: Mapping[str, Any], seed: int, moves: Sequence[tuple[int, str]]
+    ) -> dict[str, Any]:
+        colours = _config(config).seat_colours
+        return {
+            "config": dict(config),
+            "seed": seed,
+            "actions": [f"{colours[seat]} {text}" for seat, text in moves],
+        }
+
+    def record_outcome(self, record: Mapping[str, Any]) -> dict[str, Any] | None:
+        outcome = game_from_record(dict(record)).outcome
+        return None if outcome is None else outcome.to_json()
 
     def state_to_json(self, state: State) -> str:
         return json.dumps(state.to_json(), separators=(",", ":"))

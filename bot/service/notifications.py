@@ -129,7 +129,9 @@ async def waiting_rows(
 ) -> list[ReminderRecord]:
     """Schedule rows for the seats now awaited. Only the rows of newly awaited seats
     are written (the store keeps the rows of seats awaited all along), so only their
-    players' quiet hours are looked up."""
+    players' quiet hours are looked up. A seat the AI plays is due at once: its row is
+    the scheduler's owed move."""
+    machine = {s.seat for s in seats if s.machine_played}
     controllers = {s.seat: s.controller_id for s in seats}
     users = [u for s in new if (u := controllers.get(s)) is not None]
     prefs = await store.notification_prefs(users) if users else {}
@@ -137,6 +139,8 @@ async def waiting_rows(
     rows = []
     for seat in to_act:
         user = controllers.get(seat)
-        at = next_reminder(now, interval, None if user is None else prefs.get(user))
+        at = now
+        if seat not in machine:
+            at = next_reminder(now, interval, None if user is None else prefs.get(user))
         rows.append(ReminderRecord(game.id, seat, now, at))
     return rows

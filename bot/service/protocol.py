@@ -81,6 +81,30 @@ class GameRules(Protocol[S, A]):
         """The final result as JSON-ready data, once the game is over."""
         ...
 
+    def describe(self, state: S, seat: int, action: A) -> str:
+        """What the action did, in one sentence without the player's name, told from
+        `state`, the position it was played in (the story stored with the action)."""
+        ...
+
+    def cells(self, action: A) -> tuple[str, ...]:
+        """The board cells an action changed (what a turn post outlines)."""
+        ...
+
+    def choose_action(self, state: S, seat: int, seed: int) -> A:
+        """The AI's legal action for `seat` (the same for the same state and seed)."""
+        ...
+
+    def record(
+        self, config: Mapping[str, Any], seed: int, moves: Sequence[tuple[int, str]]
+    ) -> dict[str, Any]:
+        """A finished game's record as JSON-ready data, from its (seat, notation) moves."""
+        ...
+
+    def record_outcome(self, record: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The outcome a record replays to (None if it does not end); raises the rules'
+        error if it does not replay."""
+        ...
+
     def state_to_json(self, state: S) -> str: ...
 
     def state_from_json(self, text: str) -> S: ...

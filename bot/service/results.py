@@ -18,11 +18,21 @@ class SeatInfo:
     substitute_id: int | None
     team: int | None
     autopilot: bool
+    ai: bool = False
+    skip_turn: bool = False
+    name: str | None = None
 
     @property
     def controller_id(self) -> int | None:
-        """The Discord user who acts for this seat now (None: vacant)."""
+        """The Discord user who acts for this seat now (None: the AI, or vacant)."""
+        if self.ai:
+            return None
         return self.substitute_id if self.substitute_id is not None else self.user_id
+
+    @property
+    def machine_played(self) -> bool:
+        """Whether the AI makes this seat's moves now."""
+        return self.ai or self.autopilot or self.skip_turn or self.controller_id is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +58,11 @@ class GameInfo:
         """The seat this user plays now (as player or substitute), if any."""
         return next((s for s in self.seats if s.controller_id == user_id), None)
 
+    def seat_labelled(self, label: str) -> SeatInfo | None:
+        """The seat of this colour (case-insensitive), if any."""
+        wanted = label.strip().lower()
+        return next((s for s in self.seats if s.label.lower() == wanted), None)
+
 
 @dataclass(frozen=True, slots=True)
 class ActResult:
@@ -68,6 +83,10 @@ class ActResult:
     game_over: bool
     outcome: dict[str, Any] | None = None
     undone: str | None = None
+    # what the action did, told by the rules (stored with it)
+    story: str = ""
+    # the owed private answer to the interaction, if the caller gave its token
+    reply_id: int | None = None
     repeated: bool = False
 
     def to_json(self) -> str:
@@ -90,7 +109,8 @@ class ActResult:
 
 @dataclass(frozen=True, slots=True)
 class LogEntry:
-    """One action that stands in the game (undone ones are left out)."""
+    """One action that stands in the game (undone ones are left out), with the
+    sentence the rules told of it when it was stored (None for old entries)."""
 
     seq: int
     seat: int
@@ -98,14 +118,21 @@ class LogEntry:
     notation: str
     user_id: int | None
     at: datetime
+    story: str | None = None
 
     def __str__(self) -> str:
         return f"{self.label} {self.notation}"
 
+    @property
+    def sentence(self) -> str:
+        """What the action did ("recruited ..."), or its notation for entries stored
+        before stories were told."""
+        return self.story or f"played `{self.notation}`"
+
 
 @dataclass(frozen=True, slots=True)
 class Waiting:
-    """A seat the game is waiting for."""
+    """A seat the game is waiting for (`autopilot`: the AI plays it now)."""
 
     seat: int
     label: str
@@ -149,3 +176,33 @@ class GameView:
     viewer_seat: int | None
     state: dict[str, Any] | None
     outcome: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyTo:
+    """Where the private answer to an interaction goes: Discord accepts follow-ups
+    with its token for 15 minutes."""
+
+    application_id: int
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class ActionPreview:
+    """An action looked at before it is confirmed (a dig): legal, or the refusal with
+    the cell at fault; the version it was judged at (the Confirm button carries it),
+    what it would do, the cells it changes, and the player's view of the board."""
+
+    game_id: int
+    seq: int
+    seat: int
+    notation: str
+    cells: tuple[str, ...]
+    story: str | None
+    refusal: str | None
+    refusal_cell: str | None
+    view: dict[str, Any]
+
+    @property
+    def legal(self) -> bool:
+        return self.refusal is None

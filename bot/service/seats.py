@@ -106,6 +106,9 @@ def game_info(rules: GameRules[S, A], game: GameRecord, seats: Sequence[SeatReco
                 substitute_id=s.substitute_id,
                 team=s.team,
                 autopilot=s.autopilot,
+                ai=s.ai,
+                skip_turn=s.skip_turn,
+                name=s.name,
             )
             for s in seats
         ),
@@ -123,7 +126,13 @@ def log_entries(seats: Sequence[SeatRecord], moves: Sequence[ActionRecord]) -> l
     labels = {s.seat: label(s) for s in seats}
     return [
         LogEntry(
-            m.seq, m.seat, labels.get(m.seat, str(m.seat)), m.notation, m.user_id, m.created_at
+            m.seq,
+            m.seat,
+            labels.get(m.seat, str(m.seat)),
+            m.notation,
+            m.user_id,
+            m.created_at,
+            m.story,
         )
         for m in moves
     ]

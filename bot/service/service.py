@@ -33,6 +33,7 @@ from bot.service.errors import (
     NotAllowedError,
     NotYourTurnError,
     SeatingError,
+    SeatMovedOnError,
 )
 from bot.service.loading import (
     UNDO,
@@ -45,8 +46,20 @@ from bot.service.loading import (
     standing,
 )
 from bot.service.notifications import Notifications, waiting_rows
+from bot.service.outbox import Outbox
+from bot.service.owed import OwedPayload, Ping, SeatChange, SeatNews, StartPost
 from bot.service.protocol import A, GameRules, S
-from bot.service.results import ActResult, GameInfo, GameView, LogEntry, TurnStatus, Waiting
+from bot.service.reminders import next_reminder
+from bot.service.results import (
+    ActionPreview,
+    ActResult,
+    GameInfo,
+    GameView,
+    LogEntry,
+    ReplyTo,
+    TurnStatus,
+    Waiting,
+)
 from bot.service.seats import (
     game_info,
     label,
@@ -59,6 +72,8 @@ from bot.service.seats import (
     seat_of_controller,
     seat_of_member,
 )
+from bot.service.table import REPLY_GRACE, REPLY_TTL, Commit, owed_after, player, stored
+from bot.service.votes import Votes
 from bot.store import (
     ActionRecord,
     DuplicateInteractionError,
@@ -75,6 +90,8 @@ from bot.store import (
 
 DEFAULT_REMINDER_INTERVAL = timedelta(hours=24)
 SEED_LIMIT = 2**31
+# a failed AI move is tried again after this (doubling is not needed: a bug, not a load)
+AUTOPILOT_RETRY = timedelta(minutes=10)
 RUNNING: tuple[GameStatus, ...] = ("open", "active")
 
 # picks the acting seat (and the user acting, None for the autopilot) from a loaded game
@@ -85,7 +102,8 @@ class GameService(Generic[S, A]):
     """Games of one rules package over a `Store`. `rng` (default: `secrets`) picks
     each game's seed at start; `clock` returns the time as an aware datetime.
     Reminders, notification settings and remembered messages live in
-    `service.notifications`."""
+    `service.notifications`, the messages the table owes in `service.outbox`, the
+    table's votes in `service.votes`."""
 
     def __init__(
         self,
@@ -95,6 +113,7 @@ class GameService(Generic[S, A]):
         rng: random.Random | None = None,
         clock: Callable[[], datetime] | None = None,
         reminder_interval: timedelta = DEFAULT_REMINDER_INTERVAL,
+        vote_after_reminders: int = 3,
     ) -> None:
         self.store = store
         self.rules = rules
@@ -102,6 +121,8 @@ class GameService(Generic[S, A]):
         self._rng = rng
         self._clock = clock or _utc_now
         self.notifications = Notifications(store, self._clock)
+        self.outbox = Outbox(store, self._clock)
+        self.votes = Votes(store, self._clock, after_reminders=vote_after_reminders)
         # a lock lives while someone holds it or waits for it: no growth with old games
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
 
@@ -137,16 +158,30 @@ class GameService(Generic[S, A]):
         )
         return await self.info(record.id)
 
-    async def join(self, game_id: int, user_id: int) -> GameInfo:
-        """Take the next free seat of a game that has not started."""
+    async def join(self, game_id: int, user_id: int, *, name: str | None = None) -> GameInfo:
+        """Take the next free seat of a game that has not started (`name`: the user's
+        display name, shown beside the seat's colour)."""
+        return await self._add_seat(game_id, user_id, name=name)
+
+    async def add_ai(self, game_id: int, by_user_id: int, *, admin: bool = False) -> GameInfo:
+        """Seat an AI player in the next free seat (the creator, or a server admin)."""
+        game, _ = await self._game_and_seats(game_id)
+        require_creator(game, by_user_id, admin, "add AI players")
+        return await self._add_seat(game_id, None)
+
+    async def _add_seat(
+        self, game_id: int, user_id: int | None, *, name: str | None = None
+    ) -> GameInfo:
         async with self._lock(game_id):
             game, _ = await self._game_and_seats(game_id)
             need = self.rules.seat_count(parse_config(game))
-            seat = await self.store.add_seat(game_id, user_id, limit=need, at=self._clock())
+            seat = await self.store.add_seat(
+                game_id, user_id, limit=need, at=self._clock(), ai=user_id is None, name=name
+            )
             if seat is None:
                 game, seats = await self._game_and_seats(game_id)
                 require_status(game, "open")
-                if any(s.user_id == user_id for s in seats):
+                if user_id is not None and any(s.user_id == user_id for s in seats):
                     raise SeatingError("You are already in this game.")
                 raise SeatingError(f"This game is full ({need} players).")
             return await self.info(game_id)
@@ -187,6 +222,7 @@ class GameService(Generic[S, A]):
                 raise corrupt(game_id, exc) from exc
             dealt = [replace(s, colour=labels[s.seat], team=teams[s.seat]) for s in seats]
             to_act = self.rules.to_act(state)
+            post = StartPost(players=tuple(player(s) for s in dealt), to_act=to_act)
             started = await self.store.start_game(
                 game_id,
                 seed=seed,
@@ -194,6 +230,7 @@ class GameService(Generic[S, A]):
                 snapshot=SnapshotRecord(game_id, 0, snapshot),
                 waiting=await waiting_rows(self.store, game, dealt, to_act, to_act, now),
                 at=now,
+                owed=[stored(post)],
             )
             if not started:
                 raise GameMovedOnError(game_id)
@@ -227,12 +264,11 @@ class GameService(Generic[S, A]):
                 return await self.info(game_id)
             require_status(game, "active")
             if seat.substitute_id == user_id:
-                seat = replace(seat, substitute_id=None)
+                updated = replace(seat, substitute_id=None)
             else:
-                seat = replace(seat, user_id=None)
-            if seat.controller_id is None:
-                seat = replace(seat, autopilot=True)
-            await self.store.put_seat(seat, at=now)
+                updated = replace(seat, user_id=None)
+            # a seat nobody holds is the AI's until someone takes it
+            await self._put_seat(game, seat, updated, "kicked", by_user_id, user_id, now)
             return await self.info(game_id)
 
     async def substitute(
@@ -243,21 +279,32 @@ class GameService(Generic[S, A]):
         new_user_id: int | None,
         *,
         admin: bool = False,
+        name: str | None = None,
     ) -> GameInfo:
-        """Another user takes over a seat (None: give it back to its own player). The
-        seat's player, the creator or an admin may do this."""
+        """Another user (`name`: their display name) takes over a seat (None: give it
+        back to its own player). The seat's player, the creator or an admin may do
+        this; a vacant seat (after a kick) gets a new player this way."""
         async with self._lock(game_id):
             game, seats = await self._game_and_seats(game_id)
             require_status(game, "active")
             target = seat_numbered(seats, seat)
             require_seat_manager(game, target, by_user_id, admin)
+            if target.ai:
+                raise SeatingError("That seat is an AI player's: it has no player to replace.")
+            change: SeatChange
             if new_user_id is None or new_user_id == target.user_id:
+                if target.user_id is None:
+                    raise SeatingError("That seat has no player of its own: name who takes it.")
                 updated = replace(target, substitute_id=None)
+                change = "returned"
             else:
                 if any(s.controller_id == new_user_id for s in seats if s.seat != seat):
                     raise SeatingError("That user already plays a seat in this game.")
-                updated = replace(target, substitute_id=new_user_id, autopilot=False)
-            await self.store.put_seat(updated, at=self._clock())
+                updated = replace(target, substitute_id=new_user_id, autopilot=False, name=name)
+                change = "substitute"
+            await self._put_seat(
+                game, target, updated, change, by_user_id, new_user_id, self._clock()
+            )
             return await self.info(game_id)
 
     async def set_autopilot(
@@ -270,9 +317,15 @@ class GameService(Generic[S, A]):
             require_status(game, "active")
             target = seat_numbered(seats, seat)
             require_seat_manager(game, target, by_user_id, admin)
+            if target.ai:
+                raise SeatingError("That seat is an AI player's: the AI always plays it.")
             if not on and target.controller_id is None:
                 raise SeatingError("Nobody plays that seat: seat a substitute first.")
-            await self.store.put_seat(replace(target, autopilot=on), at=self._clock())
+            if target.autopilot == on:
+                return await self.info(game_id)
+            change: SeatChange = "autopilot-on" if on else "autopilot-off"
+            updated = replace(target, autopilot=on)
+            await self._put_seat(game, target, updated, change, by_user_id, None, self._clock())
             return await self.info(game_id)
 
     async def set_place(
@@ -300,25 +353,41 @@ class GameService(Generic[S, A]):
         *,
         interaction_id: int | None = None,
         expected_seq: int | None = None,
+        expected_seat_seq: int | None = None,
+        reply_to: ReplyTo | None = None,
+        name: str | None = None,
     ) -> ActResult:
         """Play an action (a value or its notation) for the user's seat. In a
         simultaneous phase any awaited seat may act; otherwise only the seat whose turn
-        it is. `expected_seq` (a button's version) refuses a stale view."""
+        it is. `expected_seq` (a button's version) refuses a stale view of the game;
+        `expected_seat_seq` a stale view of the player's own moves (see `seat_version`:
+        a draft button stays good while the others draft). With `reply_to`, the private
+        answer is owed and stored with the action (see `ActResult.reply_id`)."""
 
         def chooser(loaded: Loaded[S]) -> tuple[SeatRecord, int | None]:
             return seat_of_controller(loaded.seats, user_id), user_id
 
-        return await self._act(game_id, chooser, action, interaction_id, expected_seq)
+        return await self._act(
+            game_id,
+            chooser,
+            action,
+            interaction_id,
+            expected_seq,
+            expected_seat_seq=expected_seat_seq,
+            reply_to=reply_to,
+            name=name,
+        )
 
     async def act_for_autopilot(
         self, game_id: int, seat: int, action: A | str, *, expected_seq: int | None = None
     ) -> ActResult:
-        """The AI plays a seat that is on autopilot."""
+        """The AI plays a seat it plays now (an AI seat, autopilot, a skipped turn, a
+        seat nobody holds)."""
 
         def chooser(loaded: Loaded[S]) -> tuple[SeatRecord, int | None]:
             target = seat_numbered(loaded.seats, seat)
-            if not target.autopilot:
-                raise NotAllowedError(f"Seat {label(target)} is not on autopilot.")
+            if not target.machine_played:
+                raise NotAllowedError(f"Seat {label(target)} is played by its player.")
             return target, None
 
         return await self._act(game_id, chooser, action, None, expected_seq)
@@ -330,6 +399,7 @@ class GameService(Generic[S, A]):
         *,
         interaction_id: int | None = None,
         expected_seq: int | None = None,
+        reply_to: ReplyTo | None = None,
     ) -> ActResult:
         """Take back your last action of this turn. The log keeps both: the action and
         an `undo` entry, so versions only ever grow."""
@@ -355,9 +425,82 @@ class GameService(Generic[S, A]):
                 before = replay_log(self.rules, loaded.game, loaded.config, moves[:-1])
             except Exception as exc:
                 raise corrupt(game_id, exc) from exc
+            story = "took back: " + (last.story or f"`{last.notation}`")
             return await self._append(
-                loaded, state, before, seat, user_id, UNDO, interaction_id, undone=last.notation
+                loaded,
+                Commit(state, before, seat, user_id, UNDO, story, (), undone=last.notation),
+                interaction_id,
+                reply_to,
             )
+
+    async def seat_version(self, game_id: int, seat: int) -> int:
+        """The version of one seat's own moves: the number of the log's last entry by
+        that seat (0 before its first). Buttons of a simultaneous phase carry it."""
+        entries = await self.store.actions(game_id)
+        return max((e.seq for e in entries if e.seat == seat), default=0)
+
+    async def preview(self, game_id: int, user_id: int, action: A | str) -> ActionPreview:
+        """Judge an action without playing it (a dig before its Confirm): legal, or the
+        refusal with its cell. Bad notation and not-your-turn raise as `act` does."""
+        loaded = await load(self.store, self.rules, game_id)
+        require_status(loaded.game, "active")
+        seat = seat_of_controller(loaded.seats, user_id)
+        state = _started(loaded)
+        to_act = self.rules.to_act(state)
+        if seat.seat not in to_act:
+            raise NotYourTurnError(not_your_turn(loaded.seats, to_act))
+        value = self.rules.parse_action(action) if isinstance(action, str) else action
+        refusal: ValueError | None = None
+        story: str | None = None
+        try:
+            self.rules.play(state, seat.seat, value)
+            story = self.rules.describe(state, seat.seat, value)
+        except ValueError as exc:  # the rules' refusal, with its sentence
+            refusal = exc
+        return ActionPreview(
+            game_id=game_id,
+            seq=loaded.seq,
+            seat=seat.seat,
+            notation=self.rules.notation(value),
+            cells=self.rules.cells(value),
+            story=story,
+            refusal=None if refusal is None else str(refusal),
+            refusal_cell=None if refusal is None else getattr(refusal, "cell", None),
+            view=self.rules.view(state, seat.seat),
+        )
+
+    # --- the AI's moves ----------------------------------------------------------------
+
+    async def owed_moves(self, *, limit: int = 100) -> list[tuple[int, int]]:
+        """(game, seat) pairs the AI owes a move now, the longest waiting first."""
+        rows = await self.store.owed_moves(self._clock(), limit=limit)
+        return [(r.game_id, r.seat) for r in rows]
+
+    async def play_owed_move(self, game_id: int, seat: int) -> ActResult | None:
+        """One AI action for a seat the AI plays now (None if the game no longer awaits
+        it). The AI thinks in a worker thread; its choice depends only on the position.
+        If the AI fails, the move is tried again later and the error propagates."""
+        loaded = await load(self.store, self.rules, game_id)
+        state = loaded.state
+        target = next((s for s in loaded.seats if s.seat == seat), None)
+        if (
+            loaded.game.status != "active"
+            or state is None
+            or target is None
+            or not target.machine_played
+            or seat not in self.rules.to_act(state)
+        ):
+            return None
+        try:
+            action = await asyncio.to_thread(
+                self.rules.choose_action, state, seat, loaded.seq * 7919 + seat
+            )
+            return await self.act_for_autopilot(game_id, seat, action, expected_seq=loaded.seq)
+        except GameMovedOnError:
+            return None
+        except Exception:
+            await self._postpone(game_id, seat, self._clock() + AUTOPILOT_RETRY)
+            raise
 
     async def legal_actions(self, game_id: int, user_id: int) -> list[str]:
         """The user's legal actions now, in notation (none when it is not their turn)."""
@@ -379,17 +522,31 @@ class GameService(Generic[S, A]):
         """The stored game with its state rebuilt (snapshot plus later log entries)."""
         return await load(self.store, self.rules, game_id)
 
-    async def view(self, game_id: int, viewer_id: int | None) -> GameView:
+    async def view(
+        self, game_id: int, viewer_id: int | None, *, at_seq: int | None = None
+    ) -> GameView:
         """What a user may see (a spectator unless seated), with the game's metadata:
-        everything the board, pyramid, market and score images need."""
+        everything the board, pyramid, market and score images need. With `at_seq`,
+        the game as it was at that version (a turn post delivered late shows the board
+        of its turn); that rebuilds the state from the log, so it is the rare path."""
         loaded = await load(self.store, self.rules, game_id)
         info = game_info(self.rules, loaded.game, loaded.seats)
         seat = info.seat_of(viewer_id) if viewer_id is not None else None
         viewer = None if seat is None else seat.seat
-        if loaded.state is None:
-            return GameView(info, loaded.seq, viewer, None, None)
-        state = self.rules.view(loaded.state, viewer)
-        return GameView(info, loaded.seq, viewer, state, self.rules.outcome(loaded.state))
+        state = loaded.state
+        seq = loaded.seq
+        if state is not None and at_seq is not None and 0 <= at_seq < loaded.seq:
+            entries = [e for e in await self.store.actions(game_id) if e.seq <= at_seq]
+            try:
+                state = replay_log(self.rules, loaded.game, loaded.config, entries)
+            except Exception as exc:
+                raise corrupt(game_id, exc) from exc
+            seq = at_seq
+        if state is None:
+            return GameView(info, seq, viewer, None, None)
+        return GameView(
+            info, seq, viewer, self.rules.view(state, viewer), self.rules.outcome(state)
+        )
 
     async def log(self, game_id: int) -> list[LogEntry]:
         """The actions that stand, in notation, oldest first."""
@@ -400,6 +557,23 @@ class GameService(Generic[S, A]):
             return log_entries(seats, standing(entries))
         except ValueError as exc:
             raise corrupt(game_id, exc) from exc
+
+    async def record(self, game_id: int) -> dict[str, Any]:
+        """The game's record (config, seed, every standing action in notation), checked
+        to replay to the stored outcome; raises `CorruptGameError` if it does not."""
+        loaded = await load(self.store, self.rules, game_id)
+        if loaded.game.seed is None or loaded.state is None:
+            raise GameStateError("This game has not started yet.")
+        entries = await self.store.actions(game_id)
+        try:
+            moves = [(e.seat, e.notation) for e in standing(entries)]
+            record = self.rules.record(loaded.config, loaded.game.seed, moves)
+            replayed = self.rules.record_outcome(record)
+        except Exception as exc:
+            raise corrupt(game_id, exc) from exc
+        if replayed != self.rules.outcome(loaded.state):
+            raise corrupt(game_id, ValueError("the record does not replay to the outcome"))
+        return record
 
     async def changes_since_last_turn(self, game_id: int, user_id: int) -> list[LogEntry]:
         """What the others did since the user's previous turn ended (if it is the
@@ -429,7 +603,7 @@ class GameService(Generic[S, A]):
                 seat=r.seat,
                 label=label(by_seat[r.seat]),
                 user_id=by_seat[r.seat].controller_id,
-                autopilot=by_seat[r.seat].autopilot,
+                autopilot=by_seat[r.seat].machine_played,
                 since=r.waiting_since,
                 next_reminder=r.next_at,
                 missed=r.missed,
@@ -520,6 +694,10 @@ class GameService(Generic[S, A]):
         action: A | str,
         interaction_id: int | None,
         expected_seq: int | None,
+        *,
+        expected_seat_seq: int | None = None,
+        reply_to: ReplyTo | None = None,
+        name: str | None = None,
     ) -> ActResult:
         async with self._lock(game_id):
             loaded = await load(self.store, self.rules, game_id)
@@ -530,63 +708,104 @@ class GameService(Generic[S, A]):
                 return earlier
             self._require_current(loaded, expected_seq)
             seat, user_id = chooser(loaded)
+            if expected_seat_seq is not None and expected_seat_seq != await self.seat_version(
+                game_id, seat.seat
+            ):
+                raise SeatMovedOnError()
             state = _started(loaded)
             to_act = self.rules.to_act(state)
             if seat.seat not in to_act:
                 raise NotYourTurnError(not_your_turn(loaded.seats, to_act))
             value = self.rules.parse_action(action) if isinstance(action, str) else action
             after = self.rules.play(state, seat.seat, value)
-            notation = self.rules.notation(value)
-            return await self._append(loaded, state, after, seat, user_id, notation, interaction_id)
+            if name and name != seat.name:
+                seat = replace(seat, name=name)
+            commit = Commit(
+                before=state,
+                after=after,
+                seat=seat,
+                user_id=user_id,
+                notation=self.rules.notation(value),
+                story=self.rules.describe(state, seat.seat, value),
+                cells=self.rules.cells(value),
+            )
+            return await self._append(loaded, commit, interaction_id, reply_to)
 
     async def _append(
         self,
         loaded: Loaded[S],
-        before: S,
-        after: S,
-        seat: SeatRecord,
-        user_id: int | None,
-        notation: str,
+        commit: Commit[S],
         interaction_id: int | None,
-        *,
-        undone: str | None = None,
+        reply_to: ReplyTo | None,
     ) -> ActResult:
-        """Persist one accepted action, its snapshot, the interaction's answer and the
-        new reminder schedule in one transaction; return the events."""
+        """Persist one accepted action with its story, its snapshot, the interaction's
+        answer, the new reminder schedule and every message it makes owed, in one
+        transaction; return the events."""
         game = loaded.game
         seq = loaded.seq + 1
         now = self._clock()
-        awaited = self.rules.to_act(before)
-        to_act = self.rules.to_act(after)
-        over = self.rules.is_over(after)
+        seat = commit.seat
+        awaited = self.rules.to_act(commit.before)
+        to_act = self.rules.to_act(commit.after)
+        over = self.rules.is_over(commit.after)
+        turn_ended = over or seat.seat not in to_act
+        newly = tuple(s for s in to_act if s not in awaited)
+        # the seats as they stand after this action (a skipped turn is over when it ends)
+        changed = [] if seat == seat_numbered(loaded.seats, seat.seat) else [seat]
+        if turn_ended and seat.skip_turn:
+            changed = [replace(seat, skip_turn=False)]
+        seats = [next((c for c in changed if c.seat == s.seat), s) for s in loaded.seats]
+        waiting = None
+        if set(awaited) != set(to_act):
+            waiting = await waiting_rows(self.store, game, seats, to_act, newly, now)
+        entry = ActionRecord(
+            game.id,
+            seq,
+            seat.seat,
+            commit.notation,
+            now,
+            commit.user_id,
+            interaction_id,
+            story=commit.story,
+            ends_turn=turn_ended,
+        )
         result = ActResult(
             game_id=game.id,
             seq=seq,
             seat=seat.seat,
             label=label(seat),
-            user_id=user_id,
-            notation=notation,
-            turn_ended=over or seat.seat not in to_act,
+            user_id=commit.user_id,
+            notation=commit.notation,
+            turn_ended=turn_ended,
             to_act=to_act,
-            newly_to_act=tuple(s for s in to_act if s not in awaited),
+            newly_to_act=newly,
             game_over=over,
-            outcome=self.rules.outcome(after) if over else None,
-            undone=undone,
+            outcome=self.rules.outcome(commit.after) if over else None,
+            undone=commit.undone,
+            story=commit.story,
         )
-        waiting = None
-        if set(awaited) != set(to_act):
-            new = result.newly_to_act
-            waiting = await waiting_rows(self.store, game, loaded.seats, to_act, new, now)
+        turn = await self.store.turn_actions(game.id, seat.seat) if turn_ended else []
+        owed = owed_after(
+            self.rules,
+            result,
+            seats,
+            [*turn, entry],
+            waiting or [],
+            reply_to=reply_to,
+            expires=now + REPLY_TTL,
+        )
         interaction = None
         if interaction_id is not None:
             interaction = InteractionRecord(interaction_id, game.id, seq, result.to_json(), now)
         try:
-            await self.store.append_action(
-                ActionRecord(game.id, seq, seat.seat, notation, now, user_id, interaction_id),
-                SnapshotRecord(game.id, seq, self.rules.state_to_json(after)),
+            ids = await self.store.append_action(
+                entry,
+                SnapshotRecord(game.id, seq, self.rules.state_to_json(commit.after)),
                 interaction=interaction,
                 status="over" if over else None,
                 waiting=waiting,
+                seats=changed,
+                owed=[stored(o, now + REPLY_GRACE if o.kind == "reply" else None) for o in owed],
             )
         except (SeqConflictError, StatusConflictError, DuplicateInteractionError):
             # another process got there first; if it handled this very interaction,
@@ -595,7 +814,48 @@ class GameService(Generic[S, A]):
             if earlier is not None:
                 return earlier
             raise GameMovedOnError(game.id) from None
-        return result
+        return replace(result, reply_id=ids[-1] if reply_to is not None else None)
+
+    async def _put_seat(
+        self,
+        game: GameRecord,
+        before: SeatRecord,
+        after: SeatRecord,
+        change: SeatChange,
+        by_user_id: int | None,
+        other_user_id: int | None,
+        now: datetime,
+    ) -> None:
+        """Store a change of who plays a seat with its announcement; a seat the game
+        awaits is reminded anew (the AI's at once, a person's after the interval)."""
+        next_at = now
+        if not after.machine_played:
+            prefs = await self.store.notification_prefs(
+                [] if after.controller_id is None else [after.controller_id]
+            )
+            interval = timedelta(seconds=game.reminder_seconds)
+            next_at = next_reminder(now, interval, prefs.get(after.controller_id or 0))
+        news = SeatNews(
+            change=change,
+            player=player(after),
+            by_user_id=by_user_id,
+            other_user_id=other_user_id if other_user_id is not None else before.controller_id,
+        )
+        owed: list[OwedPayload] = [news]
+        awaited = {r.seat: r for r in await self.store.reminders(game.id)}
+        if (
+            after.seat in awaited
+            and not after.machine_played
+            and (before.machine_played or before.controller_id != after.controller_id)
+        ):
+            owed.append(Ping(player=player(after), next_reminder=next_at))
+        moved = next_at if after.seat in awaited else None
+        await self.store.put_seat(after, at=now, next_at=moved, owed=[stored(o) for o in owed])
+
+    async def _postpone(self, game_id: int, seat: int, at: datetime) -> None:
+        for row in await self.store.reminders(game_id):
+            if row.seat == seat:
+                await self.store.put_reminder(replace(row, next_at=at))
 
     async def _earlier_result(self, game_id: int, interaction_id: int | None) -> ActResult | None:
         if interaction_id is None:

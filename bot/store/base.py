@@ -3,30 +3,35 @@ class so another backend (PostgreSQL for several bot processes) can replace SQLi
 and pass the same tests.
 
 Every method is one transaction. Writes that must happen together (an action, its
-snapshot, the interaction that caused it and the new reminder schedule) are one
-method, so no backend can leave half of them behind.
+snapshot, the interaction that caused it, the new reminder schedule and the messages it
+makes owed) are one method, so no backend can leave half of them behind.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
 from types import TracebackType
 from typing import Self
 
 from bot.store.records import (
     ActionRecord,
+    BallotRecord,
     GameRecord,
     GameStatus,
     InteractionRecord,
     MessageRecord,
     NewGame,
+    NewOwed,
     NotificationPrefs,
+    OwedMessage,
     ReminderRecord,
     SeatRecord,
     SnapshotRecord,
     StoredGame,
+    VoteRecord,
+    VoteStatus,
 )
 
 
@@ -108,18 +113,35 @@ class Store(ABC):
 
     @abstractmethod
     async def add_seat(
-        self, game_id: int, user_id: int, *, limit: int, at: datetime
+        self,
+        game_id: int,
+        user_id: int | None,
+        *,
+        limit: int,
+        at: datetime,
+        ai: bool = False,
+        name: str | None = None,
     ) -> SeatRecord | None:
-        """Seat a user in the next seat of an open game; None (and nothing written) if
-        the game is not open, is full or already seats the user."""
+        """Seat a user (or, with `ai`, the AI: `user_id` None) in the next seat of an
+        open game; None (and nothing written) if the game is not open, is full or
+        already seats the user."""
 
     @abstractmethod
     async def remove_seat(self, game_id: int, seat: int, *, at: datetime) -> bool:
         """Remove a seat of an open game; later seats move up so seats stay 0..n-1."""
 
     @abstractmethod
-    async def put_seat(self, seat: SeatRecord, *, at: datetime) -> None:
-        """Overwrite a seat's user, substitute, colour, team and autopilot flag."""
+    async def put_seat(
+        self,
+        seat: SeatRecord,
+        *,
+        at: datetime,
+        next_at: datetime | None = None,
+        owed: Sequence[NewOwed] = (),
+    ) -> None:
+        """Overwrite a seat's user, substitute, colour, team, flags and name; with
+        `next_at`, move the seat's reminder (if the game awaits it); store `owed`
+        (at the game's current version) in the same transaction."""
 
     @abstractmethod
     async def start_game(
@@ -131,9 +153,11 @@ class Store(ABC):
         snapshot: SnapshotRecord,
         waiting: Sequence[ReminderRecord],
         at: datetime,
+        owed: Sequence[NewOwed] = (),
     ) -> bool:
-        """Open -> active in one transaction: the seed, the seats' colours and teams, the
-        snapshot after setup and the seats now awaited. False if it was not open."""
+        """Open -> active in one transaction: the seed, the seats' colours, teams and
+        flags, the snapshot after setup, the seats now awaited and the messages the start
+        makes owed. False (nothing written) if it was not open."""
 
     # --- the action log ----------------------------------------------------------------
 
@@ -155,14 +179,22 @@ class Store(ABC):
         interaction: InteractionRecord | None = None,
         status: GameStatus | None = None,
         waiting: Sequence[ReminderRecord] | None = None,
-    ) -> None:
+        seats: Sequence[SeatRecord] = (),
+        owed: Sequence[NewOwed] = (),
+    ) -> list[int]:
         """Append one log entry and, in the same transaction, the snapshot after it, the
-        interaction that caused it, the new status and the seats now awaited (None:
-        unchanged; rows of seats still awaited are kept as they are).
+        interaction that caused it, the new status, the seats now awaited (None:
+        unchanged; rows of seats still awaited are kept as they are), changed seats and
+        the messages the action makes owed. Returns the owed messages' ids, in order.
 
         Raises `SeqConflictError` unless `action.seq` is exactly one past the log,
         `StatusConflictError` unless the game is active and `DuplicateInteractionError`
         if the interaction was already handled. Nothing is written then."""
+
+    @abstractmethod
+    async def turn_actions(self, game_id: int, seat: int) -> list[ActionRecord]:
+        """The log after the seat's last entry that ended its turn (every seat's
+        entries, so undo entries can be paired), in order."""
 
     @abstractmethod
     async def put_snapshot(self, snapshot: SnapshotRecord) -> None:
@@ -203,8 +235,94 @@ class Store(ABC):
 
     @abstractmethod
     async def due_reminders(self, now: datetime, *, limit: int) -> list[ReminderRecord]:
-        """Reminders due at `now` (muted ones excluded), the most overdue first."""
+        """Reminders due at `now` for seats a person plays in active games (muted ones,
+        and seats the AI plays, excluded), the most overdue first."""
+
+    @abstractmethod
+    async def owed_moves(self, now: datetime, *, limit: int) -> list[ReminderRecord]:
+        """Awaited seats of active games that the AI plays now (AI seats, autopilot, a
+        skipped turn, a seat nobody holds) whose next try is due, the longest due
+        first."""
 
     @abstractmethod
     async def put_reminder(self, reminder: ReminderRecord) -> bool:
         """Update the schedule of a seat still awaited; False if it no longer is."""
+
+    # --- owed messages -----------------------------------------------------------------
+
+    @abstractmethod
+    async def owed_messages(
+        self, now: datetime | None, *, game_id: int | None = None, limit: int = 100
+    ) -> list[OwedMessage]:
+        """Undelivered messages due at `now` (None: all, due or not), of one game or of
+        every game, oldest first."""
+
+    @abstractmethod
+    async def mark_delivered(
+        self,
+        owed_id: int,
+        *,
+        at: datetime,
+        channel_id: int | None = None,
+        message_id: int | None = None,
+    ) -> bool:
+        """Record that Discord accepted the message (or that it is obsolete); False if it
+        was already marked."""
+
+    @abstractmethod
+    async def mark_failed(self, owed_id: int, *, error: str, retry_at: datetime) -> int:
+        """Record a failed attempt and when to try again; returns the attempts so far."""
+
+    # --- votes ---------------------------------------------------------------------------
+
+    @abstractmethod
+    async def open_vote(
+        self,
+        game_id: int,
+        seat: int,
+        *,
+        turn_since: datetime,
+        at: datetime,
+        deadline: datetime,
+        owed: Callable[[int], Sequence[NewOwed]] = lambda vote_id: (),
+    ) -> VoteRecord | None:
+        """Open a vote about this turn of the seat, with the messages `owed(vote_id)`
+        makes owed; None (nothing written) if the game already has an open vote or had
+        one about this turn."""
+
+    @abstractmethod
+    async def vote(self, vote_id: int) -> VoteRecord | None: ...
+
+    @abstractmethod
+    async def open_votes(self, *, game_id: int | None = None) -> list[VoteRecord]:
+        """Open votes (of one game, or all), the earliest deadline first."""
+
+    @abstractmethod
+    async def cast_ballot(
+        self, ballot: BallotRecord, *, owed: Sequence[NewOwed] = ()
+    ) -> list[BallotRecord] | None:
+        """Record (or replace) a voter's ballot with its owed messages and return every
+        ballot of the vote; None (nothing written) if the vote is not open."""
+
+    @abstractmethod
+    async def ballots(self, vote_id: int) -> list[BallotRecord]:
+        """The ballots of a vote, in the order they were cast."""
+
+    @abstractmethod
+    async def close_vote(
+        self,
+        vote_id: int,
+        status: VoteStatus,
+        *,
+        at: datetime,
+        seat: SeatRecord | None = None,
+        next_at: datetime | None = None,
+        owed: Sequence[NewOwed] = (),
+    ) -> bool:
+        """Decide an open vote and, in the same transaction, change the seat it decided
+        about (and its reminder's `next_at`) and store the owed messages; False (nothing
+        written) if it was no longer open."""
+
+    @abstractmethod
+    async def set_vote_message(self, vote_id: int, channel_id: int, message_id: int) -> None:
+        """Where the vote's message is, so later tallies edit it in place."""

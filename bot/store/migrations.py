@@ -120,6 +120,71 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX reminders_by_time ON reminders (next_at)",
         ),
     ),
+    Migration(
+        2,
+        "the table as data: AI seats as a flag, names, stories, owed messages and votes",
+        (
+            "ALTER TABLE seats ADD COLUMN ai INTEGER NOT NULL DEFAULT 0 CHECK (ai IN (0, 1))",
+            "ALTER TABLE seats ADD COLUMN skip_turn INTEGER NOT NULL DEFAULT 0"
+            " CHECK (skip_turn IN (0, 1))",
+            "ALTER TABLE seats ADD COLUMN name TEXT",
+            # round 1 seated AI players under negative user ids
+            "UPDATE seats SET ai = 1, user_id = NULL WHERE user_id < 0",
+            "UPDATE actions SET user_id = NULL WHERE user_id < 0",
+            "ALTER TABLE actions ADD COLUMN story TEXT",
+            "ALTER TABLE actions ADD COLUMN ends_turn INTEGER NOT NULL DEFAULT 0"
+            " CHECK (ends_turn IN (0, 1))",
+            # round 1 logs: an `end` closed the turn (the draft and gates are told anew)
+            "UPDATE actions SET ends_turn = 1 WHERE notation = 'end'",
+            # What the table owes its players, written with the change that owes it.
+            """
+            CREATE TABLE outbox (
+                id INTEGER PRIMARY KEY,
+                game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+                seq INTEGER NOT NULL,
+                kind TEXT NOT NULL
+                    CHECK (kind IN ('start', 'turn', 'ping', 'over', 'reply', 'seat', 'vote')),
+                payload TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                due_at REAL NOT NULL,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                last_error TEXT,
+                delivered_at REAL,
+                channel_id INTEGER,
+                message_id INTEGER
+            )
+            """,
+            "CREATE INDEX outbox_owed ON outbox (due_at) WHERE delivered_at IS NULL",
+            "CREATE INDEX outbox_by_game ON outbox (game_id, id) WHERE delivered_at IS NULL",
+            """
+            CREATE TABLE votes (
+                id INTEGER PRIMARY KEY,
+                game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+                seat INTEGER NOT NULL,
+                turn_since REAL NOT NULL,
+                opened_at REAL NOT NULL,
+                deadline REAL NOT NULL,
+                status TEXT NOT NULL DEFAULT 'open'
+                    CHECK (status IN ('open', 'skip', 'autopilot', 'expired', 'void')),
+                decided_at REAL,
+                channel_id INTEGER,
+                message_id INTEGER,
+                UNIQUE (game_id, seat, turn_since)
+            )
+            """,
+            "CREATE UNIQUE INDEX votes_one_open ON votes (game_id) WHERE status = 'open'",
+            "CREATE INDEX votes_by_deadline ON votes (deadline) WHERE status = 'open'",
+            """
+            CREATE TABLE ballots (
+                vote_id INTEGER NOT NULL REFERENCES votes (id) ON DELETE CASCADE,
+                voter_id INTEGER NOT NULL,
+                choice TEXT NOT NULL CHECK (choice IN ('skip', 'autopilot')),
+                cast_at REAL NOT NULL,
+                PRIMARY KEY (vote_id, voter_id)
+            ) WITHOUT ROWID
+            """,
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

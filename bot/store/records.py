@@ -14,6 +14,14 @@ from typing import Literal
 GameStatus = Literal["open", "active", "over", "abandoned"]
 GAME_STATUSES: tuple[GameStatus, ...] = ("open", "active", "over", "abandoned")
 
+# what the table owes its players after a change (see `OwedMessage`)
+OwedKind = Literal["start", "turn", "ping", "over", "reply", "seat", "vote"]
+OWED_KINDS: tuple[OwedKind, ...] = ("start", "turn", "ping", "over", "reply", "seat", "vote")
+
+VoteChoice = Literal["skip", "autopilot"]
+VOTE_CHOICES: tuple[VoteChoice, ...] = ("skip", "autopilot")
+VoteStatus = Literal["open", "skip", "autopilot", "expired", "void"]
+
 
 @dataclass(frozen=True, slots=True)
 class NewGame:
@@ -47,8 +55,11 @@ class GameRecord:
 
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
-    """A seat at the table. `user_id` is the player who joined (None once kicked);
-    `substitute_id`, when set, plays the seat instead."""
+    """A seat at the table. `user_id` is the player who joined (None once kicked, and
+    for an AI seat); `substitute_id`, when set, plays the seat instead. `ai` marks a
+    seat the AI plays for the whole game; `autopilot` a player's seat the AI plays
+    until it is taken back; `skip_turn` one turn the AI plays after a vote to skip.
+    `name` is the player's display name as last seen."""
 
     game_id: int
     seat: int
@@ -58,11 +69,22 @@ class SeatRecord:
     team: int | None = None
     substitute_id: int | None = None
     autopilot: bool = False
+    ai: bool = False
+    skip_turn: bool = False
+    name: str | None = None
 
     @property
     def controller_id(self) -> int | None:
-        """The Discord user who acts for this seat now."""
+        """The Discord user who acts for this seat now (None: the AI or nobody)."""
+        if self.ai:
+            return None
         return self.substitute_id if self.substitute_id is not None else self.user_id
+
+    @property
+    def machine_played(self) -> bool:
+        """Whether the AI makes this seat's moves now (an AI seat, autopilot, a skipped
+        turn, or a seat nobody holds)."""
+        return self.ai or self.autopilot or self.skip_turn or self.controller_id is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +98,10 @@ class ActionRecord:
     created_at: datetime
     user_id: int | None = None
     interaction_id: int | None = None
+    # what the action did, told by the rules from the position it was played in
+    story: str | None = None
+    # the acting seat was no longer awaited after it (its turn, or its draft, ended)
+    ends_turn: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,3 +168,60 @@ class StoredGame:
     snapshot: SnapshotRecord | None
     later_actions: tuple[ActionRecord, ...]
     last_seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class NewOwed:
+    """A message the table owes, as the service decides it: stored in the same
+    transaction as the change that makes it owed. `payload` is JSON the bot's message
+    builders read; `due_at` None means at once."""
+
+    kind: OwedKind
+    payload: str
+    due_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OwedMessage:
+    """A stored owed message. `seq` is the game's version when it became owed;
+    `delivered_at` is set once Discord accepted it (or it was found obsolete)."""
+
+    id: int
+    game_id: int
+    seq: int
+    kind: OwedKind
+    payload: str
+    created_at: datetime
+    due_at: datetime
+    attempts: int = 0
+    last_error: str | None = None
+    delivered_at: datetime | None = None
+    channel_id: int | None = None
+    message_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VoteRecord:
+    """The table's vote about an absent seat's turn (`turn_since`: when the game began
+    to await that turn); at most one per game and turn, and one open per game."""
+
+    id: int
+    game_id: int
+    seat: int
+    turn_since: datetime
+    opened_at: datetime
+    deadline: datetime
+    status: VoteStatus = "open"
+    decided_at: datetime | None = None
+    channel_id: int | None = None
+    message_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BallotRecord:
+    """One voter's choice in a vote (a later click replaces it)."""
+
+    vote_id: int
+    voter_id: int
+    choice: VoteChoice
+    cast_at: datetime

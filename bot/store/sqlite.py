@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Collection, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -34,16 +35,21 @@ from bot.store.errors import (
 from bot.store.migrations import LATEST_VERSION, MIGRATIONS
 from bot.store.records import (
     ActionRecord,
+    BallotRecord,
     GameRecord,
     GameStatus,
     InteractionRecord,
     MessageRecord,
     NewGame,
+    NewOwed,
     NotificationPrefs,
+    OwedMessage,
     ReminderRecord,
     SeatRecord,
     SnapshotRecord,
     StoredGame,
+    VoteRecord,
+    VoteStatus,
 )
 
 DEFAULT_BUSY_TIMEOUT_MS = 10_000
@@ -52,9 +58,25 @@ _GAME_COLUMNS = (
     "id, rules, config, seed, status, creator_id, reminder_seconds, guild_id, channel_id,"
     " thread_id, created_at, updated_at"
 )
-_SEAT_COLUMNS = "game_id, seat, user_id, joined_at, colour, team, substitute_id, autopilot"
-_ACTION_COLUMNS = "game_id, seq, seat, notation, created_at, user_id, interaction_id"
+_SEAT_COLUMNS = (
+    "game_id, seat, user_id, joined_at, colour, team, substitute_id, autopilot, ai, skip_turn, name"
+)
+_ACTION_COLUMNS = (
+    "game_id, seq, seat, notation, created_at, user_id, interaction_id, story, ends_turn"
+)
 _REMINDER_COLUMNS = "game_id, seat, waiting_since, next_at, missed, muted_for_turn"
+_OWED_COLUMNS = (
+    "id, game_id, seq, kind, payload, created_at, due_at, attempts, last_error, delivered_at,"
+    " channel_id, message_id"
+)
+_VOTE_COLUMNS = (
+    "id, game_id, seat, turn_since, opened_at, deadline, status, decided_at, channel_id, message_id"
+)
+# a seat the AI plays now (the SQL twin of `SeatRecord.machine_played`)
+_MACHINE_SEAT = (
+    "(s.ai = 1 OR s.autopilot = 1 OR s.skip_turn = 1"
+    " OR COALESCE(s.substitute_id, s.user_id) IS NULL)"
+)
 
 Row = Any  # a sqlite3 row tuple
 
@@ -242,14 +264,22 @@ class SqliteStore(Store):
             return await _seats(self._conn(), game_id)
 
     async def add_seat(
-        self, game_id: int, user_id: int, *, limit: int, at: datetime
+        self,
+        game_id: int,
+        user_id: int | None,
+        *,
+        limit: int,
+        at: datetime,
+        ai: bool = False,
+        name: str | None = None,
     ) -> SeatRecord | None:
         async with self._write() as db:
             status = await _status(db, game_id)
             seats = await _seats(db, game_id)
-            if status != "open" or len(seats) >= limit or any(s.user_id == user_id for s in seats):
+            seated = user_id is not None and any(s.user_id == user_id for s in seats)
+            if status != "open" or len(seats) >= limit or seated:
                 return None
-            seat = SeatRecord(game_id, len(seats), user_id, at)
+            seat = SeatRecord(game_id, len(seats), user_id, at, ai=ai, name=name)
             await _insert_seats(db, [seat])
             await _touch(db, game_id, at)
         return seat
@@ -266,30 +296,25 @@ class SqliteStore(Store):
             await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             await _insert_seats(
                 db,
-                [
-                    SeatRecord(game_id, i, s.user_id, s.joined_at, substitute_id=s.substitute_id)
-                    for i, s in enumerate(kept)
-                ],
+                [replace(s, seat=i) for i, s in enumerate(kept)],
             )
             await _touch(db, game_id, at)
         return True
 
-    async def put_seat(self, seat: SeatRecord, *, at: datetime) -> None:
+    async def put_seat(
+        self,
+        seat: SeatRecord,
+        *,
+        at: datetime,
+        next_at: datetime | None = None,
+        owed: Sequence[NewOwed] = (),
+    ) -> None:
         async with self._write() as db:
-            await db.execute(
-                "UPDATE seats SET user_id = ?, colour = ?, team = ?, substitute_id = ?,"
-                " autopilot = ? WHERE game_id = ? AND seat = ?",
-                (
-                    seat.user_id,
-                    seat.colour,
-                    seat.team,
-                    seat.substitute_id,
-                    int(seat.autopilot),
-                    seat.game_id,
-                    seat.seat,
-                ),
-            )
+            await _update_seats(db, [seat])
+            if next_at is not None:
+                await _move_reminder(db, seat.game_id, seat.seat, next_at)
             await _touch(db, seat.game_id, at)
+            await _insert_owed(db, seat.game_id, await _last_seq(db, seat.game_id), owed, at)
 
     async def start_game(
         self,
@@ -300,6 +325,7 @@ class SqliteStore(Store):
         snapshot: SnapshotRecord,
         waiting: Sequence[ReminderRecord],
         at: datetime,
+        owed: Sequence[NewOwed] = (),
     ) -> bool:
         async with self._write() as db:
             cursor = await db.execute(
@@ -309,12 +335,10 @@ class SqliteStore(Store):
             )
             if cursor.rowcount != 1:
                 return False
-            await db.executemany(
-                "UPDATE seats SET colour = ?, team = ? WHERE game_id = ? AND seat = ?",
-                [(s.colour, s.team, game_id, s.seat) for s in seats],
-            )
+            await _update_seats(db, seats)
             await _put_snapshot(db, snapshot)
             await _replace_waiting(db, game_id, waiting)
+            await _insert_owed(db, game_id, 0, owed, at)
         return True
 
     # --- the action log ----------------------------------------------------------------
@@ -345,7 +369,9 @@ class SqliteStore(Store):
         interaction: InteractionRecord | None = None,
         status: GameStatus | None = None,
         waiting: Sequence[ReminderRecord] | None = None,
-    ) -> None:
+        seats: Sequence[SeatRecord] = (),
+        owed: Sequence[NewOwed] = (),
+    ) -> list[int]:
         game_id = action.game_id
         if snapshot.game_id != game_id or snapshot.seq != action.seq:
             raise ValueError("the snapshot must be the state after the appended action")
@@ -359,7 +385,7 @@ class SqliteStore(Store):
                 raise SeqConflictError(game_id, action.seq, last)
             try:
                 await db.execute(
-                    f"INSERT INTO actions ({_ACTION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    f"INSERT INTO actions ({_ACTION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     _action_row(action),
                 )
             except sqlite3.IntegrityError as exc:
@@ -390,6 +416,18 @@ class SqliteStore(Store):
                 await _replace_waiting(db, game_id, ())
             elif waiting is not None:
                 await _replace_waiting(db, game_id, waiting)
+            await _update_seats(db, seats)
+            return await _insert_owed(db, game_id, action.seq, owed, action.created_at)
+
+    async def turn_actions(self, game_id: int, seat: int) -> list[ActionRecord]:
+        async with self._read() as db:
+            row = await _one(
+                db,
+                "SELECT MAX(seq) FROM actions WHERE game_id = ? AND seat = ? AND ends_turn = 1",
+                (game_id, seat),
+            )
+            after = 0 if row is None or row[0] is None else int(row[0])
+            return await _actions(db, game_id, after)
 
     async def put_snapshot(self, snapshot: SnapshotRecord) -> None:
         async with self._write() as db:
@@ -481,10 +519,20 @@ class SqliteStore(Store):
         return [_reminder(r) for r in rows]
 
     async def due_reminders(self, now: datetime, *, limit: int) -> list[ReminderRecord]:
+        return await self._awaited(now, limit, f"NOT {_MACHINE_SEAT} AND r.muted_for_turn = 0")
+
+    async def owed_moves(self, now: datetime, *, limit: int) -> list[ReminderRecord]:
+        return await self._awaited(now, limit, _MACHINE_SEAT)
+
+    async def _awaited(self, now: datetime, limit: int, where: str) -> list[ReminderRecord]:
+        columns = ", ".join(f"r.{c.strip()}" for c in _REMINDER_COLUMNS.split(","))
         async with self._lock:
             rows = await self._conn().execute_fetchall(
-                f"SELECT {_REMINDER_COLUMNS} FROM reminders"
-                " WHERE next_at <= ? AND muted_for_turn = 0 ORDER BY next_at LIMIT ?",
+                f"SELECT {columns} FROM reminders r"
+                " JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat"
+                " JOIN games g ON g.id = r.game_id"
+                f" WHERE r.next_at <= ? AND g.status = 'active' AND {where}"
+                " ORDER BY r.next_at, r.game_id, r.seat LIMIT ?",
                 (_ts(now), limit),
             )
         return [_reminder(r) for r in rows]
@@ -504,6 +552,155 @@ class SqliteStore(Store):
                 ),
             )
             return cursor.rowcount == 1
+
+    # --- owed messages -----------------------------------------------------------------
+
+    async def owed_messages(
+        self, now: datetime | None, *, game_id: int | None = None, limit: int = 100
+    ) -> list[OwedMessage]:
+        where, params = ["delivered_at IS NULL"], []
+        if now is not None:
+            where.append("due_at <= ?")
+            params.append(_ts(now))
+        if game_id is not None:
+            where.append("game_id = ?")
+            params.append(game_id)
+        async with self._lock:
+            rows = await self._conn().execute_fetchall(
+                f"SELECT {_OWED_COLUMNS} FROM outbox WHERE {' AND '.join(where)}"
+                " ORDER BY id LIMIT ?",
+                (*params, limit),
+            )
+        return [_owed(r) for r in rows]
+
+    async def mark_delivered(
+        self,
+        owed_id: int,
+        *,
+        at: datetime,
+        channel_id: int | None = None,
+        message_id: int | None = None,
+    ) -> bool:
+        async with self._write() as db:
+            cursor = await db.execute(
+                "UPDATE outbox SET delivered_at = ?, channel_id = ?, message_id = ?"
+                " WHERE id = ? AND delivered_at IS NULL",
+                (_ts(at), channel_id, message_id, owed_id),
+            )
+            return cursor.rowcount == 1
+
+    async def mark_failed(self, owed_id: int, *, error: str, retry_at: datetime) -> int:
+        async with self._write() as db:
+            await db.execute(
+                "UPDATE outbox SET attempts = attempts + 1, last_error = ?, due_at = ?"
+                " WHERE id = ?",
+                (error[:500], _ts(retry_at), owed_id),
+            )
+            row = await _one(db, "SELECT attempts FROM outbox WHERE id = ?", (owed_id,))
+        return 0 if row is None else int(row[0])
+
+    # --- votes ---------------------------------------------------------------------------
+
+    async def open_vote(
+        self,
+        game_id: int,
+        seat: int,
+        *,
+        turn_since: datetime,
+        at: datetime,
+        deadline: datetime,
+        owed: Callable[[int], Sequence[NewOwed]] = lambda vote_id: (),
+    ) -> VoteRecord | None:
+        async with self._write() as db:
+            try:
+                cursor = await db.execute(
+                    "INSERT INTO votes (game_id, seat, turn_since, opened_at, deadline)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (game_id, seat, _ts(turn_since), _ts(at), _ts(deadline)),
+                )
+            except sqlite3.IntegrityError:
+                # already one open in this game, or one about this turn
+                return None
+            vote_id = cursor.lastrowid
+            assert vote_id is not None
+            seq = await _last_seq(db, game_id)
+            await _insert_owed(db, game_id, seq, owed(vote_id), at)
+            row = await _one(db, f"SELECT {_VOTE_COLUMNS} FROM votes WHERE id = ?", (vote_id,))
+        assert row is not None
+        return _vote(row)
+
+    async def vote(self, vote_id: int) -> VoteRecord | None:
+        async with self._lock:
+            row = await _one(
+                self._conn(), f"SELECT {_VOTE_COLUMNS} FROM votes WHERE id = ?", (vote_id,)
+            )
+        return None if row is None else _vote(row)
+
+    async def open_votes(self, *, game_id: int | None = None) -> list[VoteRecord]:
+        where = "status = 'open'" + ("" if game_id is None else " AND game_id = ?")
+        params = () if game_id is None else (game_id,)
+        async with self._lock:
+            rows = await self._conn().execute_fetchall(
+                f"SELECT {_VOTE_COLUMNS} FROM votes WHERE {where} ORDER BY deadline, id", params
+            )
+        return [_vote(r) for r in rows]
+
+    async def cast_ballot(
+        self, ballot: BallotRecord, *, owed: Sequence[NewOwed] = ()
+    ) -> list[BallotRecord] | None:
+        async with self._write() as db:
+            row = await _one(
+                db, "SELECT game_id, status FROM votes WHERE id = ?", (ballot.vote_id,)
+            )
+            if row is None or row[1] != "open":
+                return None
+            await db.execute(
+                "INSERT INTO ballots (vote_id, voter_id, choice, cast_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (vote_id, voter_id) DO UPDATE SET choice = excluded.choice,"
+                " cast_at = excluded.cast_at",
+                (ballot.vote_id, ballot.voter_id, ballot.choice, _ts(ballot.cast_at)),
+            )
+            game_id = int(row[0])
+            await _insert_owed(db, game_id, await _last_seq(db, game_id), owed, ballot.cast_at)
+            return await _ballots(db, ballot.vote_id)
+
+    async def ballots(self, vote_id: int) -> list[BallotRecord]:
+        async with self._lock:
+            return await _ballots(self._conn(), vote_id)
+
+    async def close_vote(
+        self,
+        vote_id: int,
+        status: VoteStatus,
+        *,
+        at: datetime,
+        seat: SeatRecord | None = None,
+        next_at: datetime | None = None,
+        owed: Sequence[NewOwed] = (),
+    ) -> bool:
+        async with self._write() as db:
+            cursor = await db.execute(
+                "UPDATE votes SET status = ?, decided_at = ? WHERE id = ? AND status = 'open'",
+                (status, _ts(at), vote_id),
+            )
+            if cursor.rowcount != 1:
+                return False
+            row = await _one(db, "SELECT game_id FROM votes WHERE id = ?", (vote_id,))
+            assert row is not None
+            game_id = int(row[0])
+            if seat is not None:
+                await _update_seats(db, [seat])
+                if next_at is not None:
+                    await _move_reminder(db, game_id, seat.seat, next_at)
+            await _insert_owed(db, game_id, await _last_seq(db, game_id), owed, at)
+        return True
+
+    async def set_vote_message(self, vote_id: int, channel_id: int, message_id: int) -> None:
+        async with self._write() as db:
+            await db.execute(
+                "UPDATE votes SET channel_id = ?, message_id = ? WHERE id = ?",
+                (channel_id, message_id, vote_id),
+            )
 
     # --- private helpers -------------------------------------------------------------
 
@@ -571,12 +768,17 @@ async def _seats(db: aiosqlite.Connection, game_id: int) -> list[SeatRecord]:
     rows = await db.execute_fetchall(
         f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
     )
-    return [SeatRecord(r[0], r[1], r[2], _dt(r[3]), r[4], r[5], r[6], bool(r[7])) for r in rows]
+    return [
+        SeatRecord(
+            r[0], r[1], r[2], _dt(r[3]), r[4], r[5], r[6], bool(r[7]), bool(r[8]), bool(r[9]), r[10]
+        )
+        for r in rows
+    ]
 
 
 async def _insert_seats(db: aiosqlite.Connection, seats: Sequence[SeatRecord]) -> None:
     await db.executemany(
-        f"INSERT INTO seats ({_SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        f"INSERT INTO seats ({_SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (
                 s.game_id,
@@ -587,10 +789,75 @@ async def _insert_seats(db: aiosqlite.Connection, seats: Sequence[SeatRecord]) -
                 s.team,
                 s.substitute_id,
                 int(s.autopilot),
+                int(s.ai),
+                int(s.skip_turn),
+                s.name,
             )
             for s in seats
         ],
     )
+
+
+async def _update_seats(db: aiosqlite.Connection, seats: Sequence[SeatRecord]) -> None:
+    await db.executemany(
+        "UPDATE seats SET user_id = ?, colour = ?, team = ?, substitute_id = ?, autopilot = ?,"
+        " ai = ?, skip_turn = ?, name = ? WHERE game_id = ? AND seat = ?",
+        [
+            (
+                s.user_id,
+                s.colour,
+                s.team,
+                s.substitute_id,
+                int(s.autopilot),
+                int(s.ai),
+                int(s.skip_turn),
+                s.name,
+                s.game_id,
+                s.seat,
+            )
+            for s in seats
+        ],
+    )
+
+
+async def _move_reminder(
+    db: aiosqlite.Connection, game_id: int, seat: int, next_at: datetime
+) -> None:
+    await db.execute(
+        "UPDATE reminders SET next_at = ? WHERE game_id = ? AND seat = ?",
+        (_ts(next_at), game_id, seat),
+    )
+
+
+async def _insert_owed(
+    db: aiosqlite.Connection, game_id: int, seq: int, owed: Sequence[NewOwed], at: datetime
+) -> list[int]:
+    ids = []
+    for message in owed:
+        cursor = await db.execute(
+            "INSERT INTO outbox (game_id, seq, kind, payload, created_at, due_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                game_id,
+                seq,
+                message.kind,
+                message.payload,
+                _ts(at),
+                _ts(message.due_at or at),
+            ),
+        )
+        assert cursor.lastrowid is not None
+        ids.append(cursor.lastrowid)
+    return ids
+
+
+async def _ballots(db: aiosqlite.Connection, vote_id: int) -> list[BallotRecord]:
+    rows = await db.execute_fetchall(
+        "SELECT vote_id, voter_id, choice, cast_at FROM ballots WHERE vote_id = ?"
+        " ORDER BY cast_at, voter_id",
+        (vote_id,),
+    )
+    return [BallotRecord(r[0], r[1], r[2], _dt(r[3])) for r in rows]
 
 
 async def _actions(db: aiosqlite.Connection, game_id: int, after: int) -> list[ActionRecord]:
@@ -598,11 +865,23 @@ async def _actions(db: aiosqlite.Connection, game_id: int, after: int) -> list[A
         f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
         (game_id, after),
     )
-    return [ActionRecord(r[0], r[1], r[2], r[3], _dt(r[4]), r[5], r[6]) for r in rows]
+    return [
+        ActionRecord(r[0], r[1], r[2], r[3], _dt(r[4]), r[5], r[6], r[7], bool(r[8])) for r in rows
+    ]
 
 
 def _action_row(a: ActionRecord) -> tuple[Any, ...]:
-    return (a.game_id, a.seq, a.seat, a.notation, _ts(a.created_at), a.user_id, a.interaction_id)
+    return (
+        a.game_id,
+        a.seq,
+        a.seat,
+        a.notation,
+        _ts(a.created_at),
+        a.user_id,
+        a.interaction_id,
+        a.story,
+        int(a.ends_turn),
+    )
 
 
 async def _put_snapshot(db: aiosqlite.Connection, snapshot: SnapshotRecord) -> None:
@@ -654,6 +933,38 @@ def _game(row: Row) -> GameRecord:
         thread_id=row[9],
         created_at=_dt(row[10]),
         updated_at=_dt(row[11]),
+    )
+
+
+def _owed(row: Row) -> OwedMessage:
+    return OwedMessage(
+        id=row[0],
+        game_id=row[1],
+        seq=row[2],
+        kind=row[3],
+        payload=row[4],
+        created_at=_dt(row[5]),
+        due_at=_dt(row[6]),
+        attempts=row[7],
+        last_error=row[8],
+        delivered_at=None if row[9] is None else _dt(row[9]),
+        channel_id=row[10],
+        message_id=row[11],
+    )
+
+
+def _vote(row: Row) -> VoteRecord:
+    return VoteRecord(
+        id=row[0],
+        game_id=row[1],
+        seat=row[2],
+        turn_since=_dt(row[3]),
+        opened_at=_dt(row[4]),
+        deadline=_dt(row[5]),
+        status=row[6],
+        decided_at=None if row[7] is None else _dt(row[7]),
+        channel_id=row[8],
+        message_id=row[9],
     )
 
 

@@ -123,7 +123,7 @@ async def test_a_kicked_player_is_refused_and_a_substitute_plays_the_seat(
         with pytest.raises(NotAllowedError):
             await service.kick(info.id, B, A)
         kicked = await service.kick(info.id, A, B)
-        assert kicked.seats[1].controller_id is None and kicked.seats[1].autopilot
+        assert kicked.seats[1].controller_id is None and kicked.seats[1].machine_played
         first_b = next(m for m in record.moves if m.seat == 1)
         with pytest.raises(NotInGameError):
             await service.act(info.id, B, first_b.action)
@@ -135,7 +135,7 @@ async def test_a_kicked_player_is_refused_and_a_substitute_plays_the_seat(
             await service.substitute(info.id, C, 1, C)
         subbed = await service.substitute(info.id, A, 1, C)
         assert subbed.seats[1].controller_id == C and not subbed.seats[1].autopilot
-        with pytest.raises(NotAllowedError, match="not on autopilot"):
+        with pytest.raises(NotAllowedError, match="played by its player"):
             await service.act_for_autopilot(info.id, 1, "end")
         rest = [m for m in record.moves if m is not first_b]
         replaced = await service.info(info.id)

@@ -1,0 +1,93 @@
+"""The messages the table owes, for the delivery worker: read them, and record what
+Discord made of each (delivered, or refused and tried again later with backoff)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from pydantic import ValidationError
+
+from bot.service.owed import OwedPayload, read_payload
+from bot.store import OwedMessage, Store
+
+log = logging.getLogger(__name__)
+
+FIRST_RETRY = timedelta(seconds=30)
+LONGEST_RETRY = timedelta(hours=1)
+
+
+@dataclass(frozen=True, slots=True)
+class Owed:
+    """One owed message: its stored row and its payload."""
+
+    record: OwedMessage
+    payload: OwedPayload
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def game_id(self) -> int:
+        return self.record.game_id
+
+    @property
+    def nonce(self) -> str:
+        """Stable for this message (Discord drops a second create with the same nonce
+        for a few minutes, so a resend after a crash does not show twice)."""
+        return f"mk-{self.record.id}"
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """Backoff after `attempts` failed tries: 30 s, 1 min, 2 min, ... up to an hour.
+
+    >>> [int(retry_delay(n).total_seconds()) for n in (1, 2, 3, 9)]
+    [30, 60, 120, 3600]
+    """
+    delay: timedelta = FIRST_RETRY * 2 ** min(max(0, attempts - 1), 20)
+    return min(delay, LONGEST_RETRY)
+
+
+class Outbox:
+    """`service.outbox`: what is owed, and what became of it."""
+
+    def __init__(self, store: Store, clock: Callable[[], datetime]) -> None:
+        self.store = store
+        self._clock = clock
+
+    async def owed(
+        self, *, game_id: int | None = None, everything: bool = False, limit: int = 100
+    ) -> list[Owed]:
+        """Undelivered messages that are due (with `everything`, due or not: at
+        start-up nobody else will send them), oldest first. A damaged payload is
+        logged once and set aside, never retried."""
+        rows = await self.store.owed_messages(
+            None if everything else self._clock(), game_id=game_id, limit=limit
+        )
+        out = []
+        for row in rows:
+            try:
+                out.append(Owed(row, read_payload(row.payload)))
+            except ValidationError as exc:
+                log.error("game %s: owed message %s is damaged: %s", row.game_id, row.id, exc)
+                await self.store.mark_delivered(row.id, at=self._clock())
+        return out
+
+    async def delivered(
+        self, owed_id: int, *, channel_id: int | None = None, message_id: int | None = None
+    ) -> bool:
+        """Discord accepted it (or it is no longer worth sending); False if another
+        delivery already recorded it."""
+        return await self.store.mark_delivered(
+            owed_id, at=self._clock(), channel_id=channel_id, message_id=message_id
+        )
+
+    async def failed(self, owed: Owed, error: str) -> int:
+        """Discord refused it: try again later. Returns the failed attempts so far."""
+        attempts = owed.record.attempts + 1
+        return await self.store.mark_failed(
+            owed.id, error=error, retry_at=self._clock() + retry_delay(attempts)
+        )

@@ -1,0 +1,114 @@
+"""What the table owes its players after a change, as typed payloads.
+
+The service decides these when it stores the change, in the same transaction (the
+outbox), and the bot's delivery worker turns each into a Discord message later: at
+once in the normal case, after a restart or a refused post otherwise. A payload holds
+everything its message needs, so a message built twice from it reads the same (the
+worker relies on that to recognise a post that was sent before a crash).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+
+class _Payload(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Player(_Payload):
+    """A seat as the table knows it when the message is owed."""
+
+    seat: int
+    label: str
+    user_id: int | None = None
+    name: str | None = None
+    ai: bool = False
+    team: int | None = None
+
+
+class StartPost(_Payload):
+    """The game has begun: every player, and who acts first."""
+
+    kind: Literal["start"] = "start"
+    players: tuple[Player, ...]
+    to_act: tuple[int, ...]
+
+
+class TurnPost(_Payload):
+    """What a finished turn did, with the board and the player's trollsmoot as they
+    were at version `seq`."""
+
+    kind: Literal["turn"] = "turn"
+    player: Player
+    sentences: tuple[str, ...]
+    cells: tuple[str, ...]
+    seq: int
+
+
+class Ping(_Payload):
+    """A fresh message mentioning exactly the player who must act now."""
+
+    kind: Literal["ping"] = "ping"
+    player: Player
+    next_reminder: datetime
+
+
+class GameOver(_Payload):
+    """The score sheet, the winners and the record."""
+
+    kind: Literal["over"] = "over"
+    winners: tuple[Player, ...]
+    seq: int
+
+
+class Reply(_Payload):
+    """The private answer to the player whose interaction caused the change, sent as a
+    follow-up with the interaction's token while Discord still accepts it."""
+
+    kind: Literal["reply"] = "reply"
+    user_id: int
+    application_id: int
+    token: str
+    expires_at: datetime
+    notation: str
+    story: str
+    turn_ended: bool = False
+    game_over: bool = False
+    undone: str | None = None
+
+
+SeatChange = Literal["kicked", "substitute", "returned", "autopilot-on", "autopilot-off"]
+
+
+class SeatNews(_Payload):
+    """A change of who plays a seat, announced to the table."""
+
+    kind: Literal["seat"] = "seat"
+    change: SeatChange
+    player: Player
+    by_user_id: int | None = None
+    # the user who left the seat (kicked) or took it (substitute)
+    other_user_id: int | None = None
+
+
+class VoteNews(_Payload):
+    """Post the vote's message, or edit it in place with the tally as it stands."""
+
+    kind: Literal["vote"] = "vote"
+    vote_id: int
+
+
+OwedPayload = Annotated[
+    StartPost | TurnPost | Ping | GameOver | Reply | SeatNews | VoteNews,
+    Field(discriminator="kind"),
+]
+_ADAPTER: TypeAdapter[OwedPayload] = TypeAdapter(OwedPayload)
+
+
+def read_payload(text: str) -> OwedPayload:
+    """A stored payload; raises `pydantic.ValidationError` if it is damaged."""
+    return _ADAPTER.validate_json(text)
