@@ -16,29 +16,35 @@ from bot.service.errors import (
     NotInGameError,
     NotYourTurnError,
     SeatingError,
+    SeatMovedOnError,
     ServiceError,
 )
 from bot.service.loading import UNDO, Loaded
 from bot.service.mountain_king import MOUNTAIN_KING, MountainKingRules
 from bot.service.notifications import Notifications
+from bot.service.outbox import Outbox, Owed
 from bot.service.protocol import GameRules
 from bot.service.results import (
+    ActionPreview,
     ActResult,
     DueReminder,
     GameInfo,
     GameView,
     LogEntry,
+    ReplyTo,
     SeatInfo,
     TurnStatus,
     Waiting,
 )
 from bot.service.service import DEFAULT_REMINDER_INTERVAL, GameService
+from bot.service.votes import Votes, VoteTally
 
 __all__ = [
     "DEFAULT_REMINDER_INTERVAL",
     "MOUNTAIN_KING",
     "UNDO",
     "ActResult",
+    "ActionPreview",
     "CannotUndoError",
     "CorruptGameError",
     "DueReminder",
@@ -57,9 +63,15 @@ __all__ = [
     "NotInGameError",
     "NotYourTurnError",
     "Notifications",
+    "Outbox",
+    "Owed",
+    "ReplyTo",
     "SeatInfo",
+    "SeatMovedOnError",
     "SeatingError",
     "ServiceError",
     "TurnStatus",
+    "VoteTally",
+    "Votes",
     "Waiting",
 ]
