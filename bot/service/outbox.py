@@ -35,6 +35,11 @@ class Owed:
         return self.record.game_id
 
     @property
+    def maybe_sent(self) -> bool:
+        """An earlier delivery began and was not marked: it may have reached Discord."""
+        return self.record.tried_at is not None
+
+    @property
     def nonce(self) -> str:
         """Stable for this message (Discord drops a second create with the same nonce
         for a few minutes, so a resend after a crash does not show twice)."""
@@ -84,6 +89,10 @@ class Outbox:
         return await self.store.mark_delivered(
             owed_id, at=self._clock(), channel_id=channel_id, message_id=message_id
         )
+
+    async def trying(self, owed: list[Owed]) -> None:
+        """A delivery of these begins: from now on a resend first looks for them."""
+        await self.store.mark_tried([o.id for o in owed], at=self._clock())
 
     async def failed(self, owed: Owed, error: str) -> int:
         """Discord refused it: try again later. Returns the failed attempts so far."""

@@ -270,6 +270,10 @@ class Store(ABC):
         was already marked."""
 
     @abstractmethod
+    async def mark_tried(self, owed_ids: Collection[int], *, at: datetime) -> None:
+        """Record that a delivery of these messages begins (one write for a batch)."""
+
+    @abstractmethod
     async def mark_failed(self, owed_id: int, *, error: str, retry_at: datetime) -> int:
         """Record a failed attempt and when to try again; returns the attempts so far."""
 

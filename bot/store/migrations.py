@@ -148,6 +148,7 @@ MIGRATIONS: tuple[Migration, ...] = (
                 created_at REAL NOT NULL,
                 due_at REAL NOT NULL,
                 attempts INTEGER NOT NULL DEFAULT 0,
+                tried_at REAL,
                 last_error TEXT,
                 delivered_at REAL,
                 channel_id INTEGER,

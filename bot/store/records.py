@@ -184,7 +184,9 @@ class NewOwed:
 @dataclass(frozen=True, slots=True)
 class OwedMessage:
     """A stored owed message. `seq` is the game's version when it became owed;
-    `delivered_at` is set once Discord accepted it (or it was found obsolete)."""
+    `tried_at` is when a delivery last began (then it may have reached Discord even if
+    it is not marked); `delivered_at` is set once Discord accepted it (or it was found
+    obsolete)."""
 
     id: int
     game_id: int
@@ -198,6 +200,7 @@ class OwedMessage:
     delivered_at: datetime | None = None
     channel_id: int | None = None
     message_id: int | None = None
+    tried_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)

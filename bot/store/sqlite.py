@@ -67,7 +67,7 @@ _ACTION_COLUMNS = (
 _REMINDER_COLUMNS = "game_id, seat, waiting_since, next_at, missed, muted_for_turn"
 _OWED_COLUMNS = (
     "id, game_id, seq, kind, payload, created_at, due_at, attempts, last_error, delivered_at,"
-    " channel_id, message_id"
+    " channel_id, message_id, tried_at"
 )
 _VOTE_COLUMNS = (
     "id, game_id, seat, turn_since, opened_at, deadline, status, decided_at, channel_id, message_id"
@@ -589,6 +589,16 @@ class SqliteStore(Store):
             )
             return cursor.rowcount == 1
 
+    async def mark_tried(self, owed_ids: Collection[int], *, at: datetime) -> None:
+        ids = sorted(set(owed_ids))
+        if not ids:
+            return
+        marks = ", ".join("?" * len(ids))
+        async with self._write() as db:
+            await db.execute(
+                f"UPDATE outbox SET tried_at = ? WHERE id IN ({marks})", (_ts(at), *ids)
+            )
+
     async def mark_failed(self, owed_id: int, *, error: str, retry_at: datetime) -> int:
         async with self._write() as db:
             await db.execute(
@@ -950,6 +960,7 @@ def _owed(row: Row) -> OwedMessage:
         delivered_at=None if row[9] is None else _dt(row[9]),
         channel_id=row[10],
         message_id=row[11],
+        tried_at=None if row[12] is None else _dt(row[12]),
     )
 
 

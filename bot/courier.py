@@ -1,0 +1,300 @@
+"""The delivery worker: sends what the table is owed (`service.outbox`) and records it.
+
+The service stores each owed message with the change that owes it; the courier turns it
+into a Discord message through the maker its feature registered for that kind, sends it
+and marks it delivered. It runs right after a command acted (for that game) and on
+every scheduler round (for all games; at start-up for everything still owed).
+
+- Order: a game's messages go out in the order they were owed; one that waits for a
+  retry holds back the later messages of its game (the private answers excepted: they
+  go to the player, not the thread).
+- No doubles: a delivery is recorded as begun before it is sent, and every channel
+  message carries a stable nonce (Discord drops a second create with the same nonce
+  for a few minutes). A message whose earlier delivery began but was never marked is
+  first looked for in the channel's recent history: the process may have died after
+  Discord took it, and the nonce window may have passed since.
+- Refusals: an archived thread is unarchived and tried again; a thread that is gone or
+  closed to the bot gets the post in the game's channel with a link; anything else is
+  tried again later with backoff, logged once with the game id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal
+from weakref import WeakValueDictionary
+
+import aiohttp
+import discord
+
+from bot.service import GameInfo, GameService, Owed, ServiceError
+from bot.store import OwedKind
+from rules.actions import Action
+from rules.state import State
+
+log = logging.getLogger(__name__)
+
+HISTORY_LIMIT = 50
+ARCHIVED_THREAD = 50083
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """One message as a maker builds it. `target`: the game's thread, or the follow-up
+    of the interaction that caused it (`followup`: application id and token). `edit`
+    is a message to edit in place instead of sending a new one."""
+
+    content: str
+    files: Sequence[tuple[str, bytes]] = ()
+    view: discord.ui.View | None = None
+    mentions: discord.AllowedMentions = NO_MENTIONS
+    target: Literal["thread", "followup"] = "thread"
+    followup: tuple[int, str] | None = None
+    edit: tuple[int, int] | None = None
+    on_sent: Callable[[discord.Message], Awaitable[None]] | None = None
+
+    def discord_files(self) -> list[discord.File]:
+        return [discord.File(io.BytesIO(data), filename=name) for name, data in self.files]
+
+
+# builds the message for one owed row; None: it is obsolete, nothing to send
+Maker = Callable[[Owed, GameInfo], Awaitable[Outgoing | None]]
+
+
+@dataclass
+class Delivery:
+    """What one delivery pass did (the command that acted reads `failed`)."""
+
+    delivered: list[int] = field(default_factory=list)
+    failed: list[int] = field(default_factory=list)
+    held: list[int] = field(default_factory=list)
+
+    def merge(self, other: Delivery) -> None:
+        self.delivered += other.delivered
+        self.failed += other.failed
+        self.held += other.held
+
+
+class Courier:
+    def __init__(self, client: discord.Client, service: GameService[State, Action]) -> None:
+        self.client = client
+        self.service = service
+        self.makers: dict[OwedKind, Maker] = {}
+        self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
+
+    def register(self, kind: OwedKind, maker: Maker) -> None:
+        """A feature says how its owed messages look."""
+        self.makers[kind] = maker
+
+    async def deliver_due(self, *, everything: bool = False, limit: int = 200) -> Delivery:
+        """Deliver what is due in every game (with `everything`: all that is owed, as
+        at start-up, when no command of this process is still answering)."""
+        owed = await self.service.outbox.owed(everything=everything, limit=limit)
+        report = Delivery()
+        for game_id in dict.fromkeys(o.game_id for o in owed):
+            report.merge(await self.deliver(game_id, everything=everything))
+        return report
+
+    async def deliver(self, game_id: int, *, everything: bool = False) -> Delivery:
+        """Deliver one game's owed messages in order; never raises for a refusal."""
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        report = Delivery()
+        async with lock:
+            owed = await self.service.outbox.owed(game_id=game_id, everything=True)
+            now = datetime.now(UTC)
+            sending: list[Owed] = []
+            held = False
+            for item in owed:
+                private = item.payload.kind == "reply"
+                due = everything or item.record.due_at <= now
+                if not due or (held and not private):
+                    held = held or not private
+                    report.held.append(item.id)
+                    continue
+                sending.append(item)
+            if sending:
+                await self.service.outbox.trying(sending)
+            held = False
+            for item in sending:
+                private = item.payload.kind == "reply"
+                if held and not private:
+                    report.held.append(item.id)
+                    continue
+                if await self._deliver_one(item):
+                    report.delivered.append(item.id)
+                else:
+                    report.failed.append(item.id)
+                    held = held or not private
+        return report
+
+    async def _deliver_one(self, item: Owed) -> bool:
+        maker = self.makers.get(item.payload.kind)
+        try:
+            info = await self.service.info(item.game_id)
+            if maker is None:
+                raise RuntimeError(f"no maker for {item.payload.kind} messages")
+            outgoing = await maker(item, info)
+            if outgoing is None:
+                await self.service.outbox.delivered(item.id)
+                return True
+            message: discord.Message | None
+            if outgoing.target == "followup":
+                message = await self._followup(item, outgoing)
+            else:
+                message = await self._to_thread(item, info, outgoing)
+        except (
+            discord.HTTPException,
+            aiohttp.ClientError,
+            OSError,
+            TimeoutError,
+            ServiceError,
+            RuntimeError,
+            ValueError,
+        ) as exc:
+            # a dropped connection leaves it unknown whether Discord took the message:
+            # the next try looks for it first (`Owed.maybe_sent`)
+            attempts = await self.service.outbox.failed(item, f"{type(exc).__name__}: {exc}")
+            if attempts == 1:
+                log.warning(
+                    "game %s: could not deliver its %s message (%s): %s; it will be tried again",
+                    item.game_id,
+                    item.payload.kind,
+                    item.id,
+                    exc,
+                )
+            return False
+        if message is not None and outgoing.on_sent is not None:
+            await outgoing.on_sent(message)
+        await self.service.outbox.delivered(
+            item.id,
+            channel_id=None if message is None else message.channel.id,
+            message_id=None if message is None else message.id,
+        )
+        return True
+
+    async def _followup(self, item: Owed, outgoing: Outgoing) -> discord.WebhookMessage | None:
+        """The private answer, with the interaction's token while Discord accepts it."""
+        expires = getattr(item.payload, "expires_at", None)
+        if outgoing.followup is None or (expires and expires <= datetime.now(UTC)):
+            return None
+        application_id, token = outgoing.followup
+        # the same webhook discord.py builds for `interaction.followup`
+        webhook = discord.Webhook.from_state(
+            data={"id": application_id, "type": 3, "token": token},
+            state=self.client._connection,
+        )
+        try:
+            return await webhook.send(
+                outgoing.content,
+                ephemeral=True,
+                wait=True,
+                allowed_mentions=outgoing.mentions,
+                files=outgoing.discord_files(),
+            )
+        except discord.NotFound:  # the token expired or the interaction is gone
+            return None
+
+    async def _to_thread(
+        self, item: Owed, info: GameInfo, outgoing: Outgoing
+    ) -> discord.Message | None:
+        thread = await self._channel(info.thread_id or info.channel_id)
+        if thread is None:
+            return await self._to_channel(item, info, outgoing)
+        try:
+            return await self._post(item, thread, outgoing)
+        except discord.HTTPException as exc:
+            if exc.code == ARCHIVED_THREAD and isinstance(thread, discord.Thread):
+                try:
+                    await thread.edit(archived=False)
+                except discord.HTTPException:
+                    return await self._to_channel(item, info, outgoing)
+                return await self._post(item, thread, outgoing)
+            if isinstance(exc, discord.Forbidden | discord.NotFound):
+                return await self._to_channel(item, info, outgoing)
+            raise
+
+    async def _to_channel(
+        self, item: Owed, info: GameInfo, outgoing: Outgoing
+    ) -> discord.Message | None:
+        """The thread refused the post for good: the game's channel gets it, with a link
+        to the thread."""
+        if info.thread_id is None or info.channel_id in (None, info.thread_id):
+            raise ServiceError(f"game {info.id} has no channel that accepts its posts")
+        channel = await self._channel(info.channel_id)
+        if channel is None:
+            raise ServiceError(f"game {info.id}: its channel {info.channel_id} is gone")
+        moved = Outgoing(
+            content=f"{outgoing.content}\n-# Game #{info.id} · <#{info.thread_id}>"[:2000],
+            files=outgoing.files,
+            view=outgoing.view,
+            mentions=outgoing.mentions,
+            edit=outgoing.edit,
+            on_sent=outgoing.on_sent,
+        )
+        return await self._post(item, channel, moved)
+
+    async def _post(
+        self, item: Owed, channel: discord.abc.Messageable, outgoing: Outgoing
+    ) -> discord.Message | None:
+        if outgoing.edit is not None:
+            edited = await self._edit(channel, outgoing)
+            if edited is not None:
+                return edited
+        if item.maybe_sent:
+            earlier = await self._sent_before(channel, outgoing.content)
+            if earlier is not None:
+                return earlier
+        kwargs: dict[str, Any] = {}
+        if outgoing.view is not None:
+            kwargs["view"] = outgoing.view
+        return await channel.send(
+            outgoing.content,
+            files=outgoing.discord_files(),
+            allowed_mentions=outgoing.mentions,
+            nonce=item.nonce,
+            **kwargs,
+        )
+
+    async def _edit(
+        self, channel: discord.abc.Messageable, outgoing: Outgoing
+    ) -> discord.Message | None:
+        assert outgoing.edit is not None
+        _, message_id = outgoing.edit
+        if not isinstance(channel, discord.Thread | discord.TextChannel):
+            return None
+        try:
+            return await channel.get_partial_message(message_id).edit(
+                content=outgoing.content, view=outgoing.view, allowed_mentions=outgoing.mentions
+            )
+        except discord.NotFound:
+            return None
+
+    async def _sent_before(
+        self, channel: discord.abc.Messageable, content: str
+    ) -> discord.Message | None:
+        """A message of ours with this content among the channel's recent ones (sent by
+        a process that died before it could mark it delivered)."""
+        me = self.client.user
+        async for message in channel.history(limit=HISTORY_LIMIT):
+            if me is not None and message.author.id == me.id and message.content == content:
+                return message
+        return None
+
+    async def _channel(self, channel_id: int | None) -> discord.abc.Messageable | None:
+        if channel_id is None:
+            return None
+        channel = self.client.get_channel(channel_id)
+        if channel is None:
+            try:
+                channel = await self.client.fetch_channel(channel_id)
+            except (discord.NotFound, discord.Forbidden):
+                return None
+        return channel if isinstance(channel, discord.abc.Messageable) else None
