@@ -1,1 +1,1 @@
-"""The Discord bot (built in a later issue)."""
+"""The Discord bot: `python -m bot` runs it; `bot.app.create_bot` builds it."""

@@ -13,7 +13,7 @@ from datetime import timedelta
 import discord
 import yarl
 
-from bot.app import MountainBot
+from bot.app import create_bot
 from bot.service import GameService, MountainKingRules
 from bot.settings import Settings
 from bot.store.sqlite import SqliteStore
@@ -62,7 +62,7 @@ async def run(settings: Settings, token: str) -> None:
     service: GameService[State, Action] = GameService(
         store, MountainKingRules(), reminder_interval=timedelta(hours=settings.reminder_hours)
     )
-    bot = MountainBot(service, settings)
+    bot = create_bot(service, settings)
     try:
         async with bot:
             await bot.start(token)

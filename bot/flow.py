@@ -1,6 +1,7 @@
 """What happens around every action: acting through the service, posting the turn in
 the game's thread with images, pinging the next player once, autopilot turns, the end
-of the game. Used by slash commands, buttons and the reminder loop alike."""
+of the game. Used by slash commands, buttons and the scheduler alike, always as
+`bot.flow`; it will give way to the service's outbox and a delivery worker."""
 
 from __future__ import annotations
 
@@ -9,40 +10,33 @@ import io
 import json
 import logging
 import random
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
 
 import discord
 
-from bot.service import ActResult, GameInfo
+from bot.ai_seats import is_ai
+from bot.service import ActResult, GameInfo, GameService
+from bot.texts import NO_MENTIONS, game_over_text, mention_only, ping_text, turn_post_text
 from bot.turns import last_turn
 from render import board_png, pyramid_png, score_png
+from rules.actions import Action
 from rules.ai import choose_action
 from rules.game import game_from_record
-
-if TYPE_CHECKING:
-    from bot.app import MountainBot
+from rules.state import State
 
 log = logging.getLogger("bot.flow")
 
-
-def is_ai(user_id: int | None) -> bool:
-    """AI seats sit under negative ids (Discord's are positive); None is a vacant seat."""
-    return user_id is None or user_id < 0
-
-
-def mention_only(user_id: int | None) -> discord.AllowedMentions:
-    """Allowed mentions for a ping: exactly that user, nobody else."""
-    users = [discord.Object(user_id)] if user_id is not None else []
-    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
-
-
-NO_MENTIONS = discord.AllowedMentions.none()
+ThreadOf = Callable[[GameInfo], Awaitable[discord.abc.Messageable | None]]
 
 
 class GameFlow:
-    def __init__(self, bot: MountainBot) -> None:
-        self.bot = bot
-        self.service = bot.service
+    def __init__(
+        self, service: GameService[State, Action], thread_of: ThreadOf, *, autopilot_delay: float
+    ) -> None:
+        self.service = service
+        self.thread_of = thread_of
+        # a pause before each autopilot move, so a table can follow them
+        self.autopilot_delay = autopilot_delay
 
     # --- acting ----------------------------------------------------------------------
 
@@ -83,8 +77,8 @@ class GameFlow:
             auto = [w for w in status.waiting if w.autopilot]
             if not auto:
                 return
-            if self.bot.autopilot_delay:
-                await asyncio.sleep(self.bot.autopilot_delay)
+            if self.autopilot_delay:
+                await asyncio.sleep(self.autopilot_delay)
             result = await self.autopilot_step(game_id, auto[0].seat)
             if result.game_over:
                 await self.post_turn(game_id)
@@ -121,19 +115,6 @@ class GameFlow:
 
     # --- posting ---------------------------------------------------------------------
 
-    async def thread_of(self, info: GameInfo) -> discord.abc.Messageable | None:
-        channel_id = info.thread_id or info.channel_id
-        if channel_id is None:
-            return None
-        channel = self.bot.get_channel(channel_id)
-        if channel is None:
-            try:
-                channel = await self.bot.fetch_channel(channel_id)
-            except discord.HTTPException:
-                log.warning("game %s: its channel %s is gone", info.id, channel_id)
-                return None
-        return channel if isinstance(channel, discord.abc.Messageable) else None
-
     async def moves(self, game_id: int) -> list[tuple[int, str]]:
         return [(e.seat, e.notation) for e in await self.service.log(game_id)]
 
@@ -150,7 +131,6 @@ class GameFlow:
         view = (await self.service.view(game_id, None)).state
         assert view is not None
         name = info.seats[report.seat].label.capitalize()
-        text = f"**{name}** " + "; ".join(report.sentences) + "."
         board, pyramid = await asyncio.gather(
             asyncio.to_thread(board_png, view, highlight=report.cells),
             asyncio.to_thread(pyramid_png, view, report.seat),
@@ -161,7 +141,9 @@ class GameFlow:
                 io.BytesIO(pyramid), filename=f"trollsmoot-{info.seats[report.seat].label}.png"
             ),
         ]
-        await channel.send(_fit(text), files=files, allowed_mentions=NO_MENTIONS)
+        await channel.send(
+            turn_post_text(name, report.sentences), files=files, allowed_mentions=NO_MENTIONS
+        )
 
     async def ping(self, game_id: int, seats: tuple[int, ...]) -> None:
         """A fresh message per seat that must act now, mentioning only that player."""
@@ -173,10 +155,8 @@ class GameFlow:
         for waiting in status.waiting:
             if waiting.seat not in seats or waiting.autopilot or is_ai(waiting.user_id):
                 continue
-            deadline = discord.utils.format_dt(waiting.next_reminder, "R")
             await channel.send(
-                f"<@{waiting.user_id}>, it's your turn ({waiting.label}). Next reminder {deadline}."
-                " Use `/mk status` to see your options.",
+                ping_text(waiting.user_id, waiting.label, waiting.next_reminder),
                 allowed_mentions=mention_only(waiting.user_id),
             )
 
@@ -187,9 +167,7 @@ class GameFlow:
         if channel is None or view.state is None or view.outcome is None:
             return
         sheet = await asyncio.to_thread(score_png, view.state, view.outcome)
-        winners = " & ".join(
-            info.seats[s].label.capitalize() for s in view.outcome["winning_seats"]
-        )
+        winners = [info.seats[s].label.capitalize() for s in view.outcome["winning_seats"]]
         record = {
             "config": info.config,
             "seed": info.seed,
@@ -206,12 +184,7 @@ class GameFlow:
             ),
         ]
         await channel.send(
-            f"🏆 The game is over. **{winners}** wins and is crowned the Mountain King!\n"
-            "The record is attached: replay it with `python -m rules replay game.json`.",
+            game_over_text(winners),
             files=files,
             allowed_mentions=NO_MENTIONS,
         )
-
-
-def _fit(text: str, limit: int = 1900) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -16,12 +16,16 @@ import discord
 import simcord
 from PIL import Image
 
-from bot.app import MountainBot
+from bot.app import create_bot
+from bot.client import MountainBot
+from bot.scheduler import Scheduler
 from bot.service import GameService, MountainKingRules
 from bot.settings import Settings
 from bot.store.sqlite import SqliteStore
+from rules.actions import Action
 from rules.engine import seats_to_act
 from rules.selfplay import random_action
+from rules.state import State
 
 
 async def make_bot(db: Path, *, seed: int = 1, clock: Any = None) -> MountainBot:
@@ -29,14 +33,14 @@ async def make_bot(db: Path, *, seed: int = 1, clock: Any = None) -> MountainBot
     restart of the process)."""
     store = SqliteStore(db, synchronous="NORMAL")
     await store.open()
-    service: GameService[Any, Any] = GameService(
+    service: GameService[State, Action] = GameService(
         store,
         MountainKingRules(),
         rng=random.Random(seed),
         reminder_interval=timedelta(hours=12),
         clock=clock,
     )
-    return MountainBot(service, Settings(discord_token=None), autopilot_delay=0, reminder_poll=0)
+    return create_bot(service, Settings(discord_token=None), autopilot_delay=0, reminder_poll=0)
 
 
 @asynccontextmanager
@@ -125,6 +129,13 @@ async def play_to_end(
         assert result.acknowledged
         sent += 1
         assert sent < 3000
+
+
+def scheduler(bot: MountainBot) -> Scheduler:
+    """The bot's scheduler cog (tests run its rounds themselves)."""
+    cog = bot.get_cog("Scheduler")
+    assert isinstance(cog, Scheduler)
+    return cog
 
 
 def buttons_of(message: Any) -> list[dict[str, Any]]:

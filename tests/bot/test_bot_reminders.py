@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot_harness import draft_all, open_game, running_bot
+from bot_harness import draft_all, open_game, running_bot, scheduler
 
 from rules.engine import seats_to_act
 
@@ -36,9 +36,9 @@ async def test_reminders_by_thread_then_dm_then_the_table_votes(tmp_path: Path) 
         absent = alice if absent_name == "alice" else bob
         present = bob if absent is alice else alice
 
-        assert await bot.send_reminders() == 0  # nothing due yet
+        assert await scheduler(bot).send_reminders() == 0  # nothing due yet
         clock.now += timedelta(hours=13)
-        assert await bot.send_reminders() == 1
+        assert await scheduler(bot).send_reminders() == 1
         reminder = thread.history()[-1]
         assert reminder.raw_mentions == [absent.id]
         assert "waiting for you" in reminder.content
@@ -47,14 +47,14 @@ async def test_reminders_by_thread_then_dm_then_the_table_votes(tmp_path: Path) 
         await absent.slash(thread, "mk notify", dm=True)
         in_thread = len(thread.history())
         clock.now += timedelta(hours=13)
-        assert await bot.send_reminders() == 1
+        assert await scheduler(bot).send_reminders() == 1
         assert len(thread.history()) == in_thread
         dm = users[absent_name].dm_channel.history()[-1]
         assert "waiting for you" in dm.content
 
         # the third missed reminder: the table is told and may vote
         clock.now += timedelta(hours=13)
-        assert await bot.send_reminders() == 1
+        assert await scheduler(bot).send_reminders() == 1
         vote = thread.history()[-1]
         assert "may vote" in vote.content
         label = next(b for b in buttons_of_message(vote) if b.startswith("Autopilot"))
@@ -88,9 +88,9 @@ async def test_mute_this_turn_stops_reminders_until_the_turn_changes(tmp_path: P
         absent_id = info.seats[seats_to_act(state)[0]].user_id
         absent = alice if absent_id == alice.id else bob
         clock.now += timedelta(hours=13)
-        assert await bot.send_reminders() == 1
+        assert await scheduler(bot).send_reminders() == 1
         reminder = thread.history()[-1]
         result = await absent.click(reminder, label="Mute this turn")
         assert "No more reminders" in result.response.content
         clock.now += timedelta(hours=13)
-        assert await bot.send_reminders() == 0
+        assert await scheduler(bot).send_reminders() == 0

@@ -20,12 +20,14 @@ from fake_discord import CHANNEL_ID, GUILD_ID, FakeDiscord, user
 from PIL import Image
 
 from bot.__main__ import point_at
-from bot.app import MountainBot
+from bot.app import create_bot
 from bot.service import GameService, MountainKingRules
 from bot.settings import Settings
 from bot.store.sqlite import SqliteStore
+from rules.actions import Action
 from rules.engine import seats_to_act
 from rules.legal import legal_actions
+from rules.state import State
 
 TOKEN = "wire-test-token-123"
 
@@ -51,7 +53,7 @@ async def test_a_turn_over_the_wire(tmp_path: Path, caplog: pytest.LogCaptureFix
     saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
     store = SqliteStore(tmp_path / "db.sqlite3")
     await store.open()
-    service: GameService[Any, Any] = GameService(
+    service: GameService[State, Action] = GameService(
         store, MountainKingRules(), rng=random.Random(2), reminder_interval=timedelta(hours=12)
     )
     # a game set up through the service, up to the first player's recruit
@@ -77,7 +79,7 @@ async def test_a_turn_over_the_wire(tmp_path: Path, caplog: pytest.LogCaptureFix
     mover, other = users[seat], users[1 - seat]
 
     point_at(fake.api_base, fake.gateway_url)
-    bot = MountainBot(
+    bot = create_bot(
         service,
         Settings(discord_token=None),
         autopilot_delay=0,

@@ -1,0 +1,155 @@
+"""The bot itself: a `commands.Bot` holding the game service, the settings, the one
+`/mk` group and the helpers every feature uses.
+
+It is told which features to install and which error handler to use (see
+`bot.app.create_bot`) and imports none of them, so every feature can import it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import suppress
+from typing import Any, TypeGuard
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.flow import GameFlow
+from bot.service import GameInfo, GameService, NotInGameError, ServiceError
+from bot.settings import Settings
+from bot.texts import NO_MENTIONS, NOT_STARTED, POST_LIMIT
+from rules.actions import Action
+from rules.state import State
+
+log = logging.getLogger("bot")
+
+GROUP = "mk"
+GROUP_DESCRIPTION = "Play In the Hall of the Mountain King"
+
+ErrorHandler = Callable[["discord.Interaction[MountainBot]", Exception], Awaitable[None]]
+FeatureMaker = Callable[["MountainBot"], commands.Cog]
+
+
+class MountainBot(commands.Bot):
+    """The Mountain King's bot. `features` make the cogs to install; each cog's slash
+    commands become subcommands of `/mk`. `on_error` answers every failed slash command
+    and button press."""
+
+    def __init__(
+        self,
+        service: GameService[State, Action],
+        settings: Settings,
+        *,
+        features: Sequence[FeatureMaker],
+        on_error: ErrorHandler,
+        autopilot_delay: float = 2.0,
+        **options: Any,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            help_command=None,
+            **options,
+        )
+        self.service = service
+        self.settings = settings
+        self.flow = GameFlow(service, self.thread_of, autopilot_delay=autopilot_delay)
+        self.mk = app_commands.Group(name=GROUP, description=GROUP_DESCRIPTION)
+        self._features = tuple(features)
+        self._on_error = on_error
+
+    async def setup_hook(self) -> None:
+        self.tree.error(self.report)
+        self.tree.add_command(self.mk)
+        for make in self._features:
+            await self.install(make(self))
+        if self.settings.dev_guild_id:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def install(self, feature: commands.Cog) -> None:
+        """Add a feature's cog, its slash commands as subcommands of `/mk`."""
+        for command in feature.get_app_commands():
+            self.mk.add_command(command)  # a subcommand named twice fails here
+        # Adding a cog adds the root of each of its app commands to the tree; for these
+        # that root is `/mk`, already there. `override` lets the same group be added
+        # again instead of raising CommandAlreadyRegistered.
+        await self.add_cog(feature, override=True)
+
+    async def report(self, interaction: discord.Interaction[MountainBot], error: Exception) -> None:
+        """Answer a failed slash command or button press (the one error handler)."""
+        await self._on_error(interaction, error)
+
+    # --- helpers for features ------------------------------------------------------
+
+    async def tell(self, interaction: discord.Interaction[MountainBot], text: str) -> None:
+        """An ephemeral answer, whether or not the interaction was deferred."""
+        text = text[:POST_LIMIT]
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.response.send_message(
+                text, ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
+
+    async def game_here(self, interaction: discord.Interaction[MountainBot]) -> GameInfo | None:
+        """The game whose thread this interaction came from, if any."""
+        channel_id = interaction.channel_id
+        if channel_id is None:
+            return None
+        with suppress(ServiceError):
+            return await self.service.game_in_thread(channel_id)
+        return None
+
+    async def game(self, interaction: discord.Interaction[MountainBot]) -> GameInfo:
+        """The game here, or a refusal saying where to use the command."""
+        game = await self.game_here(interaction)
+        if game is None:
+            raise ServiceError("Use this command in a game's thread (start one with `/mk new`).")
+        return game
+
+    async def seated(
+        self, interaction: discord.Interaction[MountainBot]
+    ) -> tuple[GameInfo, State, int]:
+        """The game here, its state and the user's seat (refused without a seat or
+        before the game starts)."""
+        game = await self.game(interaction)
+        seat = game.seat_of(interaction.user.id)
+        if seat is None:
+            raise NotInGameError()
+        loaded = await self.service.load(game.id)
+        if loaded.state is None:
+            raise ServiceError(NOT_STARTED)
+        return game, loaded.state, seat.seat
+
+    def is_admin(self, interaction: discord.Interaction[MountainBot]) -> bool:
+        """Whether the user may manage this server (game admin without being creator)."""
+        user = interaction.user
+        return isinstance(user, discord.Member) and user.guild_permissions.manage_guild
+
+    async def thread_of(self, info: GameInfo) -> discord.abc.Messageable | None:
+        """The game's thread (or channel), None if it is gone."""
+        channel_id = info.thread_id or info.channel_id
+        if channel_id is None:
+            return None
+        channel = self.get_channel(channel_id)
+        if channel is None:
+            try:
+                channel = await self.fetch_channel(channel_id)
+            except discord.HTTPException:
+                log.warning("game %s: its channel %s is gone", info.id, channel_id)
+                return None
+        return channel if isinstance(channel, discord.abc.Messageable) else None
+
+
+def ours(
+    interaction: discord.Interaction[discord.Client],
+) -> TypeGuard[discord.Interaction[MountainBot]]:
+    """Whether the interaction reached this bot (discord.py types a component's
+    interaction by any client)."""
+    return isinstance(interaction.client, MountainBot)

@@ -1,0 +1,102 @@
+"""Setting up: `/mk draft` shows the two starting trolls in hand with a Keep button for
+each empty slot (everyone drafts at once, privately); `/mk gate` places a gate."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from typing import Self
+
+import discord
+from discord import app_commands
+
+from bot.buttons import GameButton, PressedItem, template, view_of
+from bot.choices import StartPoint
+from bot.client import MountainBot
+from bot.features.base import Feature
+from bot.features.turn import play
+from bot.service import GameInfo, NotInGameError
+from bot.texts import DRAFT_DONE, DRAFT_OVER, NOT_STARTED, draft_text, keep_label
+from render import pyramid_png
+from rules.actions import Keep
+from rules.legal import legal_actions
+
+DraftMessage = tuple[str, discord.ui.View | None, discord.File | None]
+
+
+class KeepButton(GameButton, template=template("keep", r"(?P<card>[^:]+):(?P<slot>[^:]+)")):
+    """Keep one starting troll in a slot, then show the draft as it is now."""
+
+    def __init__(self, game_id: int, seq: int, card: str, slot: str) -> None:
+        super().__init__("keep", game_id, seq, f"{card}:{slot}", label=keep_label(card, slot))
+        self.card = card
+        self.slot = slot
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[discord.Client],
+        item: PressedItem,
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        return cls(int(match["game"]), int(match["seq"]), match["card"], match["slot"])
+
+    async def press(self, interaction: discord.Interaction[MountainBot]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=False)
+        bot = interaction.client
+        info = await bot.service.info(self.game_id)
+        user = interaction.user.id
+        notation = str(Keep(self.card, self.slot))
+        await bot.flow.act(info, user, notation, interaction_id=interaction.id)
+        content, view, file = await draft_message(bot, info, user)
+        await interaction.edit_original_response(
+            content=content, view=view, attachments=[file] if file else []
+        )
+
+
+class DraftCommands(Feature):
+    """Choosing starting trolls and placing gates."""
+
+    buttons = (KeepButton,)
+
+    @app_commands.command(name="draft", description="Choose your starting trolls (private)")
+    async def draft(self, interaction: discord.Interaction[MountainBot]) -> None:
+        game = await self.bot.game(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        content, view, file = await draft_message(self.bot, game, interaction.user.id)
+        await interaction.followup.send(
+            content,
+            view=view or discord.utils.MISSING,
+            files=[file] if file else [],
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="gate", description="Place your gate on a start point")
+    @app_commands.describe(point="A free start point for this player count")
+    async def gate(self, interaction: discord.Interaction[MountainBot], point: StartPoint) -> None:
+        await play(interaction, f"gate {point}")
+
+
+async def draft_message(bot: MountainBot, game: GameInfo, user_id: int) -> DraftMessage:
+    """The private draft message: the two cards in hand with a Keep button for each
+    empty bottom slot, and the trollsmoot so far."""
+    seat = game.seat_of(user_id)
+    if seat is None:
+        raise NotInGameError()
+    loaded = await bot.service.load(game.id)
+    state = loaded.state
+    if state is None:
+        return NOT_STARTED, None, None
+    if state.phase != "draft" and len(state.players[seat.seat].pyramid) < 4:
+        return DRAFT_OVER, None, None
+    keeps = [a for a in legal_actions(state, seat.seat, "keep") if isinstance(a, Keep)]
+    view = bot.service.rules.view(state, seat.seat)
+    image = await asyncio.to_thread(pyramid_png, view, seat.seat)
+    file = discord.File(io.BytesIO(image), filename="draft.png")
+    if not keeps:
+        return DRAFT_DONE, None, file
+    items = [KeepButton(game.id, loaded.seq, a.card, a.slot) for a in keeps]
+    text = draft_text(state.players[seat.seat].draft_hand)
+    return text, view_of(*items), file

@@ -1,0 +1,187 @@
+"""Opening a game: `/mk new` makes a thread with the lobby message, whose Join, Leave,
+Add AI player and Start buttons fill the seats and deal the game."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Literal, Self
+
+import discord
+from discord import app_commands
+
+from bot.ai_seats import is_ai
+from bot.buttons import GameButton, PressedItem, label_of, template, view_of
+from bot.client import MountainBot
+from bot.features.base import Feature
+from bot.service import GameInfo, ServiceError
+from bot.texts import NO_MENTIONS, game_opened_text, lobby_text, mention_users, start_text
+
+
+def lobby_view(info: GameInfo) -> discord.ui.View | None:
+    """The lobby's buttons while seats are open; none once the game is dealt."""
+    if info.status != "open":
+        return None
+    return view_of(
+        JoinButton(info.id), LeaveButton(info.id), AddAIButton(info.id), StartButton(info.id)
+    )
+
+
+class LobbyButton(GameButton, template=template("(?:join|leave|addai|start)")):
+    """A lobby button: it changes the seats, then redraws the lobby message."""
+
+    kind = ""
+    default_label = ""
+    button_style = discord.ButtonStyle.secondary
+
+    def __init__(self, game_id: int, *, label: str | None = None) -> None:
+        super().__init__(
+            self.kind,
+            game_id,
+            label=label or self.default_label,
+            style=self.button_style,
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[discord.Client],
+        item: PressedItem,
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        return cls(int(match["game"]), label=label_of(item, cls.default_label))
+
+    async def press(self, interaction: discord.Interaction[MountainBot]) -> None:
+        await interaction.response.defer()
+        info = await self.seat(interaction)
+        await interaction.edit_original_response(
+            content=lobby_text(info), view=lobby_view(info), allowed_mentions=NO_MENTIONS
+        )
+        await self.then(interaction.client, info)
+
+    async def seat(self, interaction: discord.Interaction[MountainBot]) -> GameInfo:
+        """Change the seats; the game as it is now."""
+        raise NotImplementedError
+
+    async def then(self, bot: MountainBot, info: GameInfo) -> None:
+        """What follows once the lobby is redrawn."""
+
+
+class JoinButton(LobbyButton, template=template("join")):
+    kind = "join"
+    default_label = "Join"
+    button_style = discord.ButtonStyle.primary
+
+    async def seat(self, interaction: discord.Interaction[MountainBot]) -> GameInfo:
+        return await interaction.client.service.join(self.game_id, interaction.user.id)
+
+
+class LeaveButton(LobbyButton, template=template("leave")):
+    kind = "leave"
+    default_label = "Leave"
+
+    async def seat(self, interaction: discord.Interaction[MountainBot]) -> GameInfo:
+        return await interaction.client.service.leave(self.game_id, interaction.user.id)
+
+
+class AddAIButton(LobbyButton, template=template("addai")):
+    kind = "addai"
+    default_label = "Add AI player"
+
+    async def seat(self, interaction: discord.Interaction[MountainBot]) -> GameInfo:
+        bot = interaction.client
+        info = await bot.service.info(self.game_id)
+        if interaction.user.id != info.creator_id and not bot.is_admin(interaction):
+            raise ServiceError("Only the game's creator can add AI players.")
+        ai_seats = sum(1 for s in info.seats if is_ai(s.user_id))
+        return await bot.service.join(self.game_id, -(ai_seats + 1))
+
+
+class StartButton(LobbyButton, template=template("start")):
+    kind = "start"
+    default_label = "Start"
+    button_style = discord.ButtonStyle.success
+
+    async def seat(self, interaction: discord.Interaction[MountainBot]) -> GameInfo:
+        bot = interaction.client
+        service = bot.service
+        info = await service.start(
+            self.game_id, interaction.user.id, admin=bot.is_admin(interaction)
+        )
+        for seat in info.seats:
+            if is_ai(seat.user_id):
+                await service.set_autopilot(
+                    self.game_id, info.creator_id, seat.seat, True, admin=True
+                )
+        return await service.info(self.game_id)
+
+    async def then(self, bot: MountainBot, info: GameInfo) -> None:
+        await announce_start(bot, info)
+
+
+async def announce_start(bot: MountainBot, info: GameInfo) -> None:
+    """Tell the table the game has begun (mentioning each human player), then let the
+    AI seats draft."""
+    channel = await bot.thread_of(info)
+    if channel is None:
+        return
+    users = [
+        s.controller_id
+        for s in info.seats
+        if s.controller_id is not None and not is_ai(s.controller_id)
+    ]
+    await channel.send(start_text(users), allowed_mentions=mention_users(users))
+    await bot.flow.run_autopilots(info.id)
+
+
+class LobbyCommands(Feature):
+    """Opening a game and filling its seats."""
+
+    buttons = (JoinButton, LeaveButton, AddAIButton, StartButton)
+
+    @app_commands.command(
+        name="new", description="Open a new game in this channel (a thread is made for it)"
+    )
+    @app_commands.describe(
+        players="How many players (2-5)",
+        side="Board side (winter for 4-5 players, autumn for 3, either for 2)",
+        teams="Team mode (exactly 4 players)",
+        workshops="How the workshops in play are chosen",
+        reminder_hours="Hours between reminders for the player whose turn it is",
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction[MountainBot],
+        players: app_commands.Range[int, 2, 5],
+        side: Literal["winter", "autumn"] | None = None,
+        teams: bool = False,
+        workshops: Literal["random", "unique"] = "random",
+        reminder_hours: app_commands.Range[float, 0.5, 168.0] | None = None,
+    ) -> None:
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise ServiceError("Open a game from a server's text channel.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        service = self.bot.service
+        options = {"players": players, "side": side, "teams": teams, "workshops": workshops}
+        hours = reminder_hours or self.bot.settings.reminder_hours
+        info = await service.create_game(
+            interaction.user.id,
+            options,
+            guild_id=interaction.guild_id,
+            channel_id=channel.id,
+            reminder_interval=timedelta(hours=hours),
+        )
+        thread = await channel.create_thread(
+            name=f"Mountain King #{info.id}", type=discord.ChannelType.public_thread
+        )
+        info = await service.set_place(
+            info.id, guild_id=interaction.guild_id, channel_id=channel.id, thread_id=thread.id
+        )
+        await thread.send(
+            lobby_text(info),
+            view=lobby_view(info) or discord.utils.MISSING,
+            allowed_mentions=NO_MENTIONS,
+        )
+        await interaction.followup.send(game_opened_text(info.id, thread.mention), ephemeral=True)
