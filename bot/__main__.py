@@ -60,7 +60,10 @@ async def run(settings: Settings, token: str) -> None:
     store = SqliteStore(settings.database_path)
     await store.open()
     service: GameService[State, Action] = GameService(
-        store, MountainKingRules(), reminder_interval=timedelta(hours=settings.reminder_hours)
+        store,
+        MountainKingRules(),
+        reminder_interval=timedelta(hours=settings.reminder_hours),
+        vote_after_reminders=settings.inactivity_reminders,
     )
     bot = create_bot(service, settings)
     try:

@@ -47,18 +47,16 @@ def create_bot(
     service: GameService[State, Action],
     settings: Settings,
     *,
-    autopilot_delay: float = 2.0,
-    reminder_poll: float = 60.0,
+    scheduler_poll: float = 60.0,
     **discord_options: Any,
 ) -> MountainBot:
-    """The Mountain King's bot with every feature and the scheduler (`reminder_poll`
-    0: no reminder task; tests call `Scheduler.send_reminders` themselves)."""
+    """The Mountain King's bot with every feature and the scheduler (`scheduler_poll`
+    0: no scheduler task; tests run `Scheduler.round` themselves)."""
     return MountainBot(
         service,
         settings,
-        features=(*FEATURES, partial(Scheduler, poll=reminder_poll)),
+        features=(*FEATURES, partial(Scheduler, poll=scheduler_poll)),
         on_error=handle_error,
-        autopilot_delay=autopilot_delay,
         **discord_options,
     )
 

@@ -264,3 +264,31 @@ def _horde_label(state: State, slot: str) -> str:
     produce = ", ".join(r.value if c is None else f"{c.value}-cart" for r, c in card.produce)
     cost = {0: "free", 1: "2 bribes", 2: "5 bribes"}[row]
     return f"{slot} · level-{card.level} {card.clan.value} ({produce}) · {cost}"
+
+
+class SeatOfGame(app_commands.Transformer[MountainBot]):
+    """A seat of the game here, named by its colour; autocomplete lists every seat with
+    who plays it now (for the game's admin, who need not hold a seat)."""
+
+    async def transform(self, interaction: discord.Interaction[MountainBot], value: str, /) -> str:
+        return value.strip().lower()
+
+    async def autocomplete(
+        self, interaction: discord.Interaction[MountainBot], value: int | float | str, /
+    ) -> list[Choice]:
+        game = await interaction.client.game_here(interaction)
+        if game is None:
+            return []
+        pairs = []
+        for seat in game.seats:
+            if seat.ai:
+                who = "AI"
+            elif seat.controller_id is None:
+                who = "nobody: the AI plays it"
+            else:
+                who = seat.name or f"player {seat.seat + 1}"
+            pairs.append((seat.label, f"{seat.label} ({who})"))
+        return offer(pairs, str(value))
+
+
+SeatColour = app_commands.Transform[str, SeatOfGame]

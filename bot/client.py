@@ -7,6 +7,7 @@ It is told which features to install and which error handler to use (see
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import suppress
@@ -16,10 +17,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.flow import GameFlow
-from bot.service import GameInfo, GameService, NotInGameError, ServiceError
+from bot.courier import Courier, Delivery
+from bot.service import (
+    ActResult,
+    GameInfo,
+    GameService,
+    NotInGameError,
+    ReplyTo,
+    ServiceError,
+)
 from bot.settings import Settings
-from bot.texts import NO_MENTIONS, NOT_STARTED, POST_LIMIT
+from bot.texts import NO_MENTIONS, NOT_STARTED, POST_LIMIT, done_text
 from rules.actions import Action
 from rules.state import State
 
@@ -44,7 +52,6 @@ class MountainBot(commands.Bot):
         *,
         features: Sequence[FeatureMaker],
         on_error: ErrorHandler,
-        autopilot_delay: float = 2.0,
         **options: Any,
     ) -> None:
         super().__init__(
@@ -55,7 +62,10 @@ class MountainBot(commands.Bot):
         )
         self.service = service
         self.settings = settings
-        self.flow = GameFlow(service, self.thread_of, autopilot_delay=autopilot_delay)
+        # sends what the table is owed; every feature registers how its messages look
+        self.courier = Courier(self, service)
+        # set when the scheduler has work now (an AI seat to play, a message to send)
+        self.duties_due = asyncio.Event()
         self.mk = app_commands.Group(name=GROUP, description=GROUP_DESCRIPTION)
         self._features = tuple(features)
         self._on_error = on_error
@@ -84,6 +94,56 @@ class MountainBot(commands.Bot):
     async def report(self, interaction: discord.Interaction[MountainBot], error: Exception) -> None:
         """Answer a failed slash command or button press (the one error handler)."""
         await self._on_error(interaction, error)
+
+    # --- acting ---------------------------------------------------------------------
+
+    async def act(
+        self,
+        interaction: discord.Interaction[MountainBot],
+        game_id: int,
+        notation: str,
+        *,
+        expected_seq: int | None = None,
+        expected_seat_seq: int | None = None,
+    ) -> tuple[ActResult, Delivery]:
+        """Play an action for the user and deliver what it made owed (the turn post,
+        the pings). The private answer is stored with the action; the caller sends it
+        (`answer`), or the courier does after a restart."""
+        result = await self.service.act(
+            game_id,
+            interaction.user.id,
+            notation,
+            interaction_id=interaction.id,
+            expected_seq=expected_seq,
+            expected_seat_seq=expected_seat_seq,
+            reply_to=ReplyTo(interaction.application_id, interaction.token),
+            name=interaction.user.display_name,
+        )
+        return result, await self.delivered(game_id)
+
+    async def delivered(self, game_id: int) -> Delivery:
+        """Deliver a game's owed messages now and let the scheduler play any AI seat."""
+        delivery = await self.courier.deliver(game_id)
+        self.duties_due.set()
+        return delivery
+
+    async def answer(
+        self,
+        interaction: discord.Interaction[MountainBot],
+        result: ActResult,
+        delivery: Delivery,
+        **kwargs: Any,
+    ) -> None:
+        """Tell the player their action was done (and, if a public post failed, that it
+        will follow), then record that the stored answer was given."""
+        text = done_text(result, post_pending=bool(delivery.failed))
+        if kwargs:
+            kwargs.setdefault("content", text)
+            await interaction.edit_original_response(**kwargs)
+        else:
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        if result.reply_id is not None:
+            await self.service.outbox.delivered(result.reply_id)
 
     # --- helpers for features ------------------------------------------------------
 

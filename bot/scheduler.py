@@ -1,33 +1,62 @@
-"""The timed duties, in one cog that owns its task: reminders for the players the game
-waits for (by DM if they opted in, else in the thread), and the table's vote once a
-player has missed several."""
+"""Every timed duty of the table, in one cog that owns its task.
+
+A round, in this order, each duty with its own query and limit so no kind of row
+crowds out another:
+1. owed messages (turn posts, pings, answers, seat news, votes) that are due;
+2. reminders to the people the games wait for (by DM if they opted in, else in the
+   thread), and the table's vote once someone has missed enough of them;
+3. votes whose deadline passed (or whose turn is over);
+4. one AI action for every seat the AI owes a move (AI seats, autopilot, skipped
+   turns, seats nobody holds), then that game's owed messages;
+5. forgetting stored interaction answers older than a day (hourly).
+
+The first round runs at start-up and delivers everything still owed. After that a
+round runs every `poll` seconds, at once when a command sets `bot.duties_due`, and
+again right away while AI seats still owe moves.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from contextlib import suppress
+from dataclasses import dataclass
 
 import discord
 from discord.ext import commands
 
-from bot.ai_seats import is_ai
 from bot.buttons import view_of
 from bot.client import MountainBot
-from bot.features.admin import MuteButton, call_vote
+from bot.features.admin import MuteButton
 from bot.service import DueReminder
 from bot.texts import mention_only, reminder_text
 
 log = logging.getLogger("bot.scheduler")
 
+PRUNE_EVERY = 3600.0
+MOVES_PER_ROUND = 200
+
+
+@dataclass
+class Round:
+    """What one round did."""
+
+    delivered: int = 0
+    reminded: int = 0
+    votes_closed: int = 0
+    moves: int = 0
+    pruned: int = 0
+
 
 class Scheduler(commands.Cog):
-    """Every `poll` seconds, the duties that are due (no task at all with `poll` 0)."""
+    """The table's timed duties (no task at all with `poll` 0: tests run rounds)."""
 
     def __init__(self, bot: MountainBot, *, poll: float = 60.0) -> None:
         self.bot = bot
         self.poll = poll
         self._task: asyncio.Task[None] | None = None
+        self._pruned_at = 0.0
 
     async def cog_load(self) -> None:
         if self.poll > 0:
@@ -40,34 +69,81 @@ class Scheduler(commands.Cog):
                 await self._task
             self._task = None
 
+    async def round(self, *, startup: bool = False) -> Round:
+        """Do every duty that is due once; `startup` delivers everything still owed."""
+        done = Round()
+        service = self.bot.service
+        done.delivered = len((await self.bot.courier.deliver_due(everything=startup)).delivered)
+        done.reminded = await self.send_reminders()
+        done.votes_closed = await service.votes.close_due()
+        if done.votes_closed:
+            await self.bot.courier.deliver_due()
+        done.moves = await self.play_owed_moves()
+        if startup or time.monotonic() - self._pruned_at > PRUNE_EVERY:
+            done.pruned = await service.prune_interactions()
+            self._pruned_at = time.monotonic()
+        return done
+
     async def send_reminders(self) -> int:
-        """Send every reminder that is due and report each back to the service; call a
-        vote for a player who has now missed enough. Returns how many were sent."""
+        """Send every reminder that is due and report each back to the service; open
+        the table's vote for a player who has now missed enough. Returns how many were
+        sent."""
+        notifications = self.bot.service.notifications
         sent = 0
-        for due in await self.bot.service.notifications.due_reminders():
-            if due.user_id is None or is_ai(due.user_id):
+        for due in await notifications.due_reminders():
+            try:
+                delivered = await self._remind(due)
+            except (discord.HTTPException, OSError) as exc:
+                log.warning("game %s: a reminder could not be sent: %s", due.game_id, exc)
                 continue
-            if await self._remind(due):
-                await self.bot.service.notifications.reminder_sent(due.game_id, due.seat)
-                sent += 1
-            if due.missed + 1 >= self.bot.settings.inactivity_reminders:
-                await call_vote(self.bot, due.game_id, due.seat, due.label)
+            if not delivered:
+                continue
+            await notifications.reminder_sent(due.game_id, due.seat)
+            sent += 1
+            rows = await self.bot.service.store.reminders(due.game_id)
+            row = next((r for r in rows if r.seat == due.seat), None)
+            if row is not None and await self.bot.service.votes.open_if_due(row):
+                await self.bot.courier.deliver(due.game_id)
         return sent
+
+    async def play_owed_moves(self) -> int:
+        """One AI action for each seat the AI owes a move, then that game's messages.
+        A failing AI is logged with the game id and tried again later."""
+        played = 0
+        for game_id, seat in await self.bot.service.owed_moves(limit=MOVES_PER_ROUND):
+            try:
+                result = await self.bot.service.play_owed_move(game_id, seat)
+            except Exception:
+                log.exception("game %s: the AI could not play seat %s", game_id, seat)
+                continue
+            if result is not None:
+                played += 1
+                if result.turn_ended or result.game_over:
+                    await self.bot.courier.deliver(game_id)
+        return played
 
     async def _run(self) -> None:
         await self.bot.wait_until_ready()
+        startup = True
         while not self.bot.is_closed():
+            self.bot.duties_due.clear()
+            done = Round()
             try:
-                await self.send_reminders()
+                done = await self.round(startup=startup)
             except Exception:
-                log.exception("reminder round failed")
-            await asyncio.sleep(self.poll)
+                log.exception("a scheduler round failed")
+            startup = False
+            if done.moves:
+                await asyncio.sleep(0)  # the AI owes more: go on, letting commands in
+                continue
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self.bot.duties_due.wait(), timeout=self.poll)
 
     async def _remind(self, due: DueReminder) -> bool:
         """One reminder, by DM if the player opted in and DMs are open, else in the
         game's thread. Whether it was delivered."""
         text = reminder_text(due)
-        mute = view_of(MuteButton(due.game_id))
+        mute = view_of(MuteButton(due.game_id, due.turn))
         if due.dm_opt_in and due.user_id is not None:
             user = self.bot.get_user(due.user_id) or await self.bot.fetch_user(due.user_id)
             with suppress(discord.HTTPException):

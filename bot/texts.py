@@ -13,14 +13,21 @@ from datetime import datetime
 
 import discord
 
-from bot.ai_seats import is_ai
-from bot.service.results import DueReminder, GameInfo, LogEntry
+from bot.service.owed import (
+    GameOver,
+    Ping,
+    Player,
+    Reply,
+    SeatNews,
+    StartPost,
+    TurnPost,
+)
+from bot.service.results import ActResult, DueReminder, GameInfo, LogEntry
+from bot.service.votes import VoteTally
 from rules.content import load_content
 
 POST_LIMIT = 1900
 NO_MENTIONS = discord.AllowedMentions.none()
-VOTES_HEAD = "\nVotes: "
-NO_VOTES = "none yet"
 
 NOT_STARTED = "The game has not started yet."
 DRAFT_OVER = "The draft is over."
@@ -84,11 +91,8 @@ def lobby_text(info: GameInfo) -> str:
         + f" · board side: {config.get('side') or 'by player count'}"
         + f" · workshops: {config.get('workshops', 'random')}",
     ]
-    seated = [s for s in info.seats if s.user_id is not None]
-    names = [
-        f"<@{s.user_id}>" if not is_ai(s.user_id) else f"AI player {n + 1}"
-        for n, s in enumerate(seated)
-    ]
+    seated = [s for s in info.seats if s.user_id is not None or s.ai]
+    names = [f"AI player {n + 1}" if s.ai else f"<@{s.user_id}>" for n, s in enumerate(seated)]
     lines.append("Seats: " + (", ".join(names) or "none yet"))
     if info.status == "open":
         lines.append(
@@ -103,12 +107,14 @@ def game_opened_text(game_id: int, thread_mention: str) -> str:
     return f"Game #{game_id} is open in {thread_mention}."
 
 
-def start_text(user_ids: Sequence[int]) -> str:
-    mentions = " ".join(f"<@{u}>" for u in user_ids)
+def start_text(post: StartPost) -> str:
+    people = [p for p in post.players if p.user_id is not None and not p.ai]
+    mentions = " ".join(f"<@{p.user_id}>" for p in people)
+    seats = ", ".join(who(p) for p in post.players)
     return (
-        f"{mentions} the game has begun! Everyone chooses starting trolls at once: use"
-        " `/mk draft`. Then gates are placed in turn order with `/mk gate`."
-    )
+        f"{mentions} the game has begun! Seats: {seats}. Everyone chooses starting trolls"
+        " at once: use `/mk draft`. Then gates are placed in turn order with `/mk gate`."
+    ).strip()
 
 
 # --- the draft -------------------------------------------------------------------------
@@ -135,9 +141,18 @@ def keep_label(card: str, slot: str) -> str:
 # --- acting ----------------------------------------------------------------------------
 
 
-def done_text(sentence: str, *, turn_over: bool) -> str:
-    """The private answer to an accepted action."""
-    return f"Done: you {sentence}." + (" Your turn is over." if turn_over else "")
+def done_text(reply: Reply | ActResult, *, post_pending: bool = False) -> str:
+    """The private answer to an accepted action (`post_pending`: a public post it made
+    owed could not be sent yet)."""
+    if reply.undone is not None:
+        text = f"Undone: `{reply.undone}`."
+    else:
+        text = f"Done: you {reply.story}."
+        if reply.turn_ended and not reply.game_over:
+            text += " Your turn is over."
+    if post_pending:
+        text += " The public post will follow as soon as Discord accepts it."
+    return text
 
 
 def dig_question(notation: str, sentence: str) -> str:
@@ -148,76 +163,106 @@ def dig_refused(reason: str) -> str:
     return f"That tunnel is not allowed: {reason}"
 
 
-def played_text(notation: str) -> str:
-    """The answer to a confirmed preview."""
-    return f"Done: `{notation}`."
-
-
 CANCELLED = "Cancelled: nothing was changed."
 
 
-def undone_text(notation: str) -> str:
-    return f"Undone: `{notation}`."
+# --- the thread: the start, turn posts, pings, seats, votes, the end ---------------
+# Built from stored payloads only: a message built twice reads the same, which is how
+# the courier recognises a post a dead process already sent.
 
 
-# --- the thread: turn posts, pings, the end ----------------------------------------
+def who(player: Player) -> str:
+    """A seat as the table reads it: its colour, with the player's name when known."""
+    colour = player.label.capitalize()
+    if player.ai:
+        return f"{colour} (AI)"
+    return f"{colour} ({player.name})" if player.name else colour
 
 
-def turn_post_text(name: str, sentences: Sequence[str]) -> str:
-    """What a finished turn did: "**Blue** recruited ...; dug ...."."""
-    return fit(f"**{name}** " + "; ".join(sentences) + ".")
+def timestamp(at: datetime, style: str = "R") -> str:
+    """A Discord timestamp: every reader sees it in their own time zone."""
+    return f"<t:{int(at.timestamp())}:{style}>"
 
 
-def ping_text(user_id: int | None, label: str, next_reminder: datetime) -> str:
-    deadline = discord.utils.format_dt(next_reminder, "R")
+def turn_post_text(post: TurnPost) -> str:
+    """What a finished turn did: "**Blue (alice)** recruited ...; dug ...."."""
+    return fit(f"**{who(post.player)}** " + "; ".join(post.sentences) + ".")
+
+
+def ping_text(ping: Ping) -> str:
     return (
-        f"<@{user_id}>, it's your turn ({label}). Next reminder {deadline}."
-        " Use `/mk status` to see your options."
+        f"<@{ping.player.user_id}>, it's your turn ({ping.player.label}). Next reminder"
+        f" {timestamp(ping.next_reminder)}. Use `/mk status` to see your options."
     )
 
 
-def game_over_text(winners: Sequence[str]) -> str:
+def game_over_text(over: GameOver) -> str:
+    winners = " & ".join(who(p) for p in over.winners)
+    verb = "win and are" if len(over.winners) > 1 else "wins and is"
     return (
-        f"🏆 The game is over. **{' & '.join(winners)}** wins and is crowned the Mountain"
-        " King!\nThe record is attached: replay it with `python -m rules replay game.json`."
+        f"🏆 The game is over. **{winners}** {verb} crowned the Mountain King!\n"
+        "The record is attached: replay it with `python -m rules replay game.json`."
     )
+
+
+def seat_text(news: SeatNews) -> str:
+    seat = news.player.label.capitalize()
+    if news.change == "kicked":
+        return (
+            f"<@{news.other_user_id}> no longer plays {seat}. The AI plays the seat until"
+            " someone takes it (`/mk admin substitute`)."
+        )
+    if news.change == "substitute":
+        return f"{seat} is now played by <@{news.other_user_id}>."
+    if news.change == "returned":
+        return f"{seat} is back with <@{news.player.user_id}>."
+    if news.change == "autopilot-on":
+        return f"The AI plays {who(news.player)} from now on (autopilot)."
+    return f"{who(news.player)} plays again: the autopilot is off."
 
 
 # --- reminders and the table's vote ------------------------------------------------
 
 
 def reminder_text(due: DueReminder) -> str:
-    when = discord.utils.format_dt(due.since, "R")
     return (
         f"<@{due.user_id}>, the Mountain King's game #{due.game_id} is waiting for you"
-        f" ({due.label}) since {when}."
+        f" ({due.label}) since {timestamp(due.since)}."
     )
 
 
-def vote_text(label: str) -> str:
-    """The call to vote about an absent player; the votes so far end the message."""
-    return (
-        f"{label.capitalize()} has missed several reminders. The table may vote: skip"
-        " this turn (the autopilot plays it), or let the autopilot play the seat from now"
-        " on. The game's creator or a server admin decides alone; a substitute can be"
-        f" seated with `/mk admin substitute`.{VOTES_HEAD}{NO_VOTES}"
-    )
+VOTE_WORDS = {"skip": "skip this turn", "autopilot": "autopilot from now on"}
+VOTE_ENDINGS = {
+    "skip": "Decided: the AI plays this turn, then the seat is the player's again.",
+    "autopilot": "Decided: the autopilot plays the seat from now on.",
+    "expired": "Nobody voted in time: nothing changes.",
+}
 
 
-def read_votes(message: str) -> tuple[str, dict[str, str]]:
-    """A vote message split into its text and the votes so far (voter id -> choice)."""
-    head, _, line = message.rpartition(VOTES_HEAD)
-    if line == NO_VOTES:
-        return head, {}
-    return head, dict(vote.split("=") for vote in line.split())
-
-
-def votes_text(head: str, votes: Mapping[str, str]) -> str:
-    return head + VOTES_HEAD + " ".join(f"{u}={k}" for u, k in sorted(votes.items()))
-
-
-def decided_text(head: str, outcome: str) -> str:
-    return f"{head}\nDecided: {outcome}."
+def vote_text(tally: VoteTally, names: Mapping[int, str]) -> str:
+    """The vote about an absent seat, with the ballots so far by name (`names`: display
+    names of voters who hold no seat) and, once over, how it ended."""
+    vote = tally.vote
+    seat = who(tally.player)
+    lines = [
+        f"{seat} has missed several reminders. The table may vote: skip this turn (the AI"
+        " plays it), or let the autopilot play the seat from now on. More than half of the"
+        f" other players ({tally.voters}) decide; the game's creator or a server admin"
+        " decides alone; a substitute can be seated with `/mk admin substitute`. The vote"
+        f" closes {timestamp(vote.deadline)}."
+    ]
+    for choice, words in VOTE_WORDS.items():
+        voters = [
+            b.name or names.get(b.voter_id) or f"<@{b.voter_id}>"
+            for b in tally.ballots
+            if b.choice == choice
+        ]
+        lines.append(f"• {words}: " + (", ".join(voters) if voters else "no votes"))
+    if vote.status == "void":
+        lines.append(f"{seat} played: the vote is closed.")
+    elif vote.status != "open":
+        lines.append(VOTE_ENDINGS[vote.status])
+    return fit("\n".join(lines))
 
 
 # --- looking ---------------------------------------------------------------------------
@@ -231,9 +276,17 @@ def scores_text(players: Iterable[tuple[str, int]]) -> str:
 
 
 def log_text(entries: Sequence[LogEntry]) -> str:
-    """The last actions in notation, as a code block."""
-    text = "\n".join(f"{e.seq}. {e}" for e in entries[-40:]) or "No actions yet."
-    return f"```\n{text[-1800:]}\n```"
+    """The last actions as the stories stored with them, newest last, with each
+    action's notation (what `/mk act` takes)."""
+    lines = [f"{e.seq}. {e.label.capitalize()} {e.sentence} · `{e.notation}`" for e in entries]
+    kept: list[str] = []
+    size = 0
+    for line in reversed(lines):
+        size += len(line) + 1
+        if size > POST_LIMIT:
+            break
+        kept.append(line)
+    return "\n".join(reversed(kept)) or "No actions yet."
 
 
 def status_text(
@@ -241,7 +294,8 @@ def status_text(
 ) -> str:
     """A player's private status: storage, what they can do now, what changed."""
     owned = ", ".join(f"{n} {r}" for r, n in storage.items() if n) or "nothing"
-    changed = "\n".join(f"• {e}" for e in changes[-15:]) or "• nothing yet"
+    changed = "\n".join(f"• {e.label.capitalize()} {e.sentence}" for e in changes[-15:])
+    changed = changed or "• nothing yet"
     can = ", ".join("`/mk draft`" if k == "keep" else f"`/mk {k}`" for k in kinds)
     lines = [
         f"You are **{colour}**. Storage: {owned}.",

@@ -11,27 +11,31 @@ import discord
 from discord import app_commands
 
 from bot.buttons import GameButton, PressedItem, label_of, template, view_of
+from bot.choices import SeatColour
 from bot.client import MountainBot
+from bot.courier import Maker, Outgoing
 from bot.features.base import Feature
-from bot.service import ServiceError
-from bot.store import NotificationPrefs
-from bot.texts import NO_MENTIONS, decided_text, read_votes, vote_text, votes_text
+from bot.service import GameInfo, Owed, SeatInfo, ServiceError
+from bot.service.owed import SeatNews, VoteNews
+from bot.store import NotificationPrefs, OwedKind, VoteChoice
+from bot.texts import NO_MENTIONS, seat_text, vote_text
 
-Choice = Literal["skip", "autopilot"]
-# the custom_id word of each choice (buttons already posted use them)
-VOTE_KINDS: dict[Choice, str] = {"skip": "vskip", "autopilot": "vauto"}
-VOTE_CHOICES: dict[str, Choice] = {kind: choice for choice, kind in VOTE_KINDS.items()}
-DECIDED: dict[Choice, str] = {"skip": "skip this turn", "autopilot": "autopilot"}
+# the custom_id word of each choice
+VOTE_KINDS: dict[VoteChoice, str] = {"skip": "vskip", "autopilot": "vauto"}
+VOTE_CHOICES: dict[str, VoteChoice] = {kind: choice for choice, kind in VOTE_KINDS.items()}
+VOTE_LABELS: dict[VoteChoice, str] = {"skip": "Skip this turn", "autopilot": "Autopilot"}
 
 
 class VoteButton(GameButton, template=template("(?P<kind>vskip|vauto)", r"(?P<seat>\d+)")):
-    """One vote about an absent seat. The votes are kept in the vote message itself,
-    so they survive restarts; a majority of the other players (or the creator, or a
-    server admin, alone) decides."""
+    """A ballot in the table's vote about an absent seat. Its version is the vote's id;
+    the ballots are rows in the service, one per voter (a later click replaces it),
+    and the vote message is edited in place with the names."""
 
-    def __init__(self, game_id: int, seq: int, seat: int, choice: Choice, *, label: str) -> None:
-        kind = VOTE_KINDS[choice]
-        super().__init__(kind, game_id, seq, str(seat), label=label)
+    def __init__(
+        self, game_id: int, vote_id: int, seat: int, choice: VoteChoice, *, label: str
+    ) -> None:
+        super().__init__(VOTE_KINDS[choice], game_id, vote_id, str(seat), label=label)
+        self.vote_id = vote_id
         self.seat = seat
         self.choice = choice
 
@@ -44,47 +48,31 @@ class VoteButton(GameButton, template=template("(?P<kind>vskip|vauto)", r"(?P<se
         /,
     ) -> Self:
         choice = VOTE_CHOICES[match["kind"]]
-        label = label_of(item, DECIDED[choice])
+        label = label_of(item, VOTE_LABELS[choice])
         return cls(int(match["game"]), int(match["seq"]), int(match["seat"]), choice, label=label)
 
     async def press(self, interaction: discord.Interaction[MountainBot]) -> None:
-        await interaction.response.defer()
+        await interaction.response.defer(ephemeral=True, thinking=True)
         bot = interaction.client
-        service = bot.service
-        info = await service.info(self.game_id)
-        loaded = await service.load(self.game_id)
-        if loaded.seq != self.seq:
-            raise ServiceError("The game moved on: this vote is over.")
-        voter = interaction.user.id
-        voter_seat = info.seat_of(voter)
-        decisive = voter == info.creator_id or bot.is_admin(interaction)
-        if not decisive and (voter_seat is None or voter_seat.seat == self.seat):
-            raise ServiceError("Only the other players at this table can vote.")
-        message = interaction.message
-        assert message is not None
-        head, votes = read_votes(message.content)
-        kind = VOTE_KINDS[self.choice]
-        votes[str(voter)] = kind
-        others = [s for s in info.seats if s.seat != self.seat and s.controller_id is not None]
-        same = sum(1 for k in votes.values() if k == kind)
-        if not decisive and same * 2 <= len(others):
-            await interaction.edit_original_response(content=votes_text(head, votes))
-            return
-        await interaction.edit_original_response(
-            content=decided_text(head, DECIDED[self.choice]), view=None
+        vote = await bot.service.store.vote(self.vote_id)
+        if vote is None or vote.game_id != self.game_id or vote.seat != self.seat:
+            raise ServiceError("This vote is over.")
+        decided = await bot.service.votes.cast(
+            self.vote_id, interaction.user.id, self.choice, admin=bot.is_admin(interaction)
         )
-        if self.choice == "skip":
-            await bot.flow.skip_turn(self.game_id, self.seat)
-        else:
-            await service.set_autopilot(self.game_id, info.creator_id, self.seat, True, admin=True)
-            await bot.flow.run_autopilots(self.game_id)
+        await bot.delivered(self.game_id)
+        text = f"Your vote counts: {VOTE_LABELS[self.choice].lower()}."
+        if decided.status != "open":
+            text += " The table has decided."
+        await bot.tell(interaction, text)
 
 
 class MuteButton(GameButton, template=template("mute")):
-    """No more reminders for the presser until the turn changes."""
+    """No more reminders for the presser until the turn changes. Its version is the
+    turn the reminder was about: a reminder of an earlier turn mutes nothing."""
 
-    def __init__(self, game_id: int, *, label: str = "Mute this turn") -> None:
-        super().__init__("mute", game_id, label=label)
+    def __init__(self, game_id: int, turn: int, *, label: str = "Mute this turn") -> None:
+        super().__init__("mute", game_id, turn, label=label)
 
     @classmethod
     async def from_custom_id(
@@ -94,32 +82,60 @@ class MuteButton(GameButton, template=template("mute")):
         match: re.Match[str],
         /,
     ) -> Self:
-        return cls(int(match["game"]), label=label_of(item, "Mute this turn"))
+        return cls(int(match["game"]), int(match["seq"]), label=label_of(item, "Mute this turn"))
 
     async def press(self, interaction: discord.Interaction[MountainBot]) -> None:
         bot = interaction.client
-        await bot.service.notifications.mute_turn(self.game_id, interaction.user.id)
+        # a reminder drawn before turns carried a version (0) mutes the current turn
+        turn = self.seq or None
+        await bot.service.notifications.mute_turn(self.game_id, interaction.user.id, turn=turn)
         await bot.tell(interaction, "No more reminders for you this turn.")
-
-
-async def call_vote(bot: MountainBot, game_id: int, seat: int, label: str) -> None:
-    """Ask the table what to do about a seat that missed several reminders."""
-    info = await bot.service.info(game_id)
-    channel = await bot.thread_of(info)
-    if channel is None:
-        return
-    seq = (await bot.service.load(game_id)).seq
-    view = view_of(
-        VoteButton(game_id, seq, seat, "skip", label="Skip this turn"),
-        VoteButton(game_id, seq, seat, "autopilot", label=f"Autopilot for {label}"),
-    )
-    await channel.send(vote_text(label), view=view, allowed_mentions=NO_MENTIONS)
 
 
 class AdminCommands(Feature):
     """Reminder settings and the game admin's tools."""
 
     buttons = (VoteButton, MuteButton)
+
+    def makers(self) -> dict[OwedKind, Maker]:
+        return {"seat": self.seat_news, "vote": self.vote_message}
+
+    async def seat_news(self, owed: Owed, info: GameInfo) -> Outgoing | None:
+        news = owed.payload
+        assert isinstance(news, SeatNews)
+        return Outgoing(seat_text(news))
+
+    async def vote_message(self, owed: Owed, info: GameInfo) -> Outgoing | None:
+        """The vote as its ballots stand: posted once, then edited in place; its
+        buttons go once it is decided."""
+        news = owed.payload
+        assert isinstance(news, VoteNews)
+        votes = self.bot.service.votes
+        tally = await votes.tally(news.vote_id)
+        vote = tally.vote
+        names = {}
+        guild = self.bot.get_guild(info.guild_id) if info.guild_id else None
+        for ballot in tally.ballots:
+            member = guild.get_member(ballot.voter_id) if guild else None
+            if member is not None:
+                names[ballot.voter_id] = member.display_name
+        view = None
+        if vote.status == "open":
+            view = view_of(
+                *(
+                    VoteButton(info.id, vote.id, vote.seat, c, label=VOTE_LABELS[c])
+                    for c in VOTE_KINDS
+                )
+            )
+
+        async def posted(message: discord.Message) -> None:
+            if vote.message_id is None:
+                await votes.message_posted(vote.id, message.channel.id, message.id)
+
+        edit = None
+        if vote.channel_id is not None and vote.message_id is not None:
+            edit = (vote.channel_id, vote.message_id)
+        return Outgoing(vote_text(tally, names), view=view, edit=edit, on_sent=posted)
 
     @app_commands.command(name="notify", description="How you want reminders")
     @app_commands.describe(
@@ -150,13 +166,17 @@ class AdminCommands(Feature):
         name="admin", description="Game admin: autopilot, substitute, kick, abandon"
     )
     @app_commands.describe(
-        what="What to do", player="The player concerned", substitute="Who takes the seat"
+        what="What to do",
+        player="The player concerned",
+        seat="Or the seat concerned, by colour (a seat nobody holds after a kick)",
+        substitute="Who takes the seat",
     )
     async def admin(
         self,
         interaction: discord.Interaction[MountainBot],
         what: Literal["autopilot-on", "autopilot-off", "substitute", "kick", "abandon"],
         player: discord.Member | None = None,
+        seat: SeatColour | None = None,
         substitute: discord.Member | None = None,
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -169,27 +189,46 @@ class AdminCommands(Feature):
             await service.abandon(game.id, me, admin=admin)
             await interaction.followup.send("The game is abandoned.", ephemeral=True)
             return
-        if player is None:
-            raise ServiceError("Name the player concerned.")
-        seat = game.seat_of(player.id)
-        if seat is None:
-            raise ServiceError("That player has no seat in this game.")
+        target = _seat_named(game, player, seat)
         if what in ("autopilot-on", "autopilot-off"):
             on = what == "autopilot-on"
-            await service.set_autopilot(game.id, me, seat.seat, on, admin=admin)
-            await interaction.followup.send(
-                f"Autopilot is {'on' if on else 'off'} for {seat.label}.", ephemeral=True
-            )
-            await bot.flow.run_autopilots(game.id)
+            await service.set_autopilot(game.id, me, target.seat, on, admin=admin)
+            text = f"Autopilot is {'on' if on else 'off'} for {target.label}."
         elif what == "substitute":
             new = substitute.id if substitute else None
-            await service.substitute(game.id, me, seat.seat, new, admin=admin)
-            await interaction.followup.send(
-                f"{seat.label} is now played by <@{new}>."
+            name = substitute.display_name if substitute else None
+            await service.substitute(game.id, me, target.seat, new, admin=admin, name=name)
+            text = (
+                f"{target.label.capitalize()} is now played by {name}."
                 if new
-                else f"{seat.label} is back with its player.",
-                ephemeral=True,
+                else f"{target.label.capitalize()} is back with its player."
             )
         else:
-            await service.kick(game.id, me, player.id, admin=admin)
-            await interaction.followup.send(f"{player.display_name} was removed.", ephemeral=True)
+            if target.controller_id is None:
+                raise ServiceError("Nobody plays that seat: there is nobody to remove.")
+            await service.kick(game.id, me, target.controller_id, admin=admin)
+            text = f"{who_plays(target)} was removed; the AI plays {target.label} for now."
+        await bot.delivered(game.id)
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+
+def _seat_named(game: GameInfo, player: discord.Member | None, colour: str | None) -> SeatInfo:
+    """The seat an admin named: by its player, or by its colour."""
+    if player is not None:
+        seat = game.seat_of(player.id) or next(
+            (s for s in game.seats if player.id in (s.user_id, s.substitute_id)), None
+        )
+        if seat is None:
+            raise ServiceError("That player has no seat in this game.")
+        return seat
+    if colour is not None:
+        seat = game.seat_labelled(colour)
+        if seat is None:
+            colours = ", ".join(s.label for s in game.seats)
+            raise ServiceError(f"There is no {colour} seat in this game (seats: {colours}).")
+        return seat
+    raise ServiceError("Name the player concerned, or the seat by its colour.")
+
+
+def who_plays(seat: SeatInfo) -> str:
+    return seat.name or seat.label.capitalize()

@@ -1,5 +1,6 @@
 """What every feature is: a cog over the bot whose slash commands become subcommands
-of `/mk` (see `MountainBot.install`) and whose buttons work while it is loaded."""
+of `/mk` (see `MountainBot.install`), whose buttons work while it is loaded, and whose
+makers build the owed messages of its kinds for the courier."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from discord.ext import commands
 
 from bot.buttons import GameButton
 from bot.client import MountainBot
+from bot.courier import Maker
+from bot.store import OwedKind
 
 
 class Feature(commands.Cog):
@@ -18,8 +21,14 @@ class Feature(commands.Cog):
     def __init__(self, bot: MountainBot) -> None:
         self.bot = bot
 
+    def makers(self) -> dict[OwedKind, Maker]:
+        """How the owed messages of this feature look (see `bot.courier`)."""
+        return {}
+
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*self.buttons)
+        for kind, maker in self.makers().items():
+            self.bot.courier.register(kind, maker)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*self.buttons)

@@ -17,7 +17,15 @@ from bot.client import MountainBot
 from bot.features.base import Feature
 from bot.features.turn import play
 from bot.service import GameInfo, NotInGameError
-from bot.texts import DRAFT_DONE, DRAFT_OVER, NOT_STARTED, draft_text, keep_label
+from bot.texts import (
+    DRAFT_DONE,
+    DRAFT_OVER,
+    NOT_STARTED,
+    POST_LIMIT,
+    done_text,
+    draft_text,
+    keep_label,
+)
 from render import pyramid_png
 from rules.actions import Keep
 from rules.legal import legal_actions
@@ -26,7 +34,9 @@ DraftMessage = tuple[str, discord.ui.View | None, discord.File | None]
 
 
 class KeepButton(GameButton, template=template("keep", r"(?P<card>[^:]+):(?P<slot>[^:]+)")):
-    """Keep one starting troll in a slot, then show the draft as it is now."""
+    """Keep one starting troll in a slot, then show the draft as it is now. Its version
+    is the player's own (`GameService.seat_version`): the others draft at the same time,
+    so only the player's own keeps make an older draft message stale."""
 
     def __init__(self, game_id: int, seq: int, card: str, slot: str) -> None:
         super().__init__("keep", game_id, seq, f"{card}:{slot}", label=keep_label(card, slot))
@@ -46,13 +56,21 @@ class KeepButton(GameButton, template=template("keep", r"(?P<card>[^:]+):(?P<slo
     async def press(self, interaction: discord.Interaction[MountainBot]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=False)
         bot = interaction.client
-        info = await bot.service.info(self.game_id)
         user = interaction.user.id
         notation = str(Keep(self.card, self.slot))
-        await bot.flow.act(info, user, notation, interaction_id=interaction.id)
+        result, delivery = await bot.act(
+            interaction, self.game_id, notation, expected_seat_seq=self.seq
+        )
+        info = await bot.service.info(self.game_id)
         content, view, file = await draft_message(bot, info, user)
-        await interaction.edit_original_response(
-            content=content, view=view, attachments=[file] if file else []
+        done = done_text(result, post_pending=bool(delivery.failed))
+        await bot.answer(
+            interaction,
+            result,
+            delivery,
+            content=f"{done}\n\n{content}"[:POST_LIMIT],
+            view=view,
+            attachments=[file] if file else [],
         )
 
 
@@ -97,6 +115,7 @@ async def draft_message(bot: MountainBot, game: GameInfo, user_id: int) -> Draft
     file = discord.File(io.BytesIO(image), filename="draft.png")
     if not keeps:
         return DRAFT_DONE, None, file
-    items = [KeepButton(game.id, loaded.seq, a.card, a.slot) for a in keeps]
+    version = await bot.service.seat_version(game.id, seat.seat)
+    items = [KeepButton(game.id, version, a.card, a.slot) for a in keeps]
     text = draft_text(state.players[seat.seat].draft_hand)
     return text, view_of(*items), file

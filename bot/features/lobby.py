@@ -10,11 +10,13 @@ from typing import Literal, Self
 import discord
 from discord import app_commands
 
-from bot.ai_seats import is_ai
 from bot.buttons import GameButton, PressedItem, label_of, template, view_of
 from bot.client import MountainBot
+from bot.courier import Maker, Outgoing
 from bot.features.base import Feature
-from bot.service import GameInfo, ServiceError
+from bot.service import GameInfo, Owed, ServiceError
+from bot.service.owed import StartPost
+from bot.store import OwedKind
 from bot.texts import NO_MENTIONS, game_opened_text, lobby_text, mention_users, start_text
 
 
@@ -74,7 +76,9 @@ class JoinButton(LobbyButton, template=template("join")):
     button_style = discord.ButtonStyle.primary
 
     async def seat(self, interaction: discord.Interaction[MountainBot]) -> GameInfo:
-        return await interaction.client.service.join(self.game_id, interaction.user.id)
+        return await interaction.client.service.join(
+            self.game_id, interaction.user.id, name=interaction.user.display_name
+        )
 
 
 class LeaveButton(LobbyButton, template=template("leave")):
@@ -91,11 +95,9 @@ class AddAIButton(LobbyButton, template=template("addai")):
 
     async def seat(self, interaction: discord.Interaction[MountainBot]) -> GameInfo:
         bot = interaction.client
-        info = await bot.service.info(self.game_id)
-        if interaction.user.id != info.creator_id and not bot.is_admin(interaction):
-            raise ServiceError("Only the game's creator can add AI players.")
-        ai_seats = sum(1 for s in info.seats if is_ai(s.user_id))
-        return await bot.service.join(self.game_id, -(ai_seats + 1))
+        return await bot.service.add_ai(
+            self.game_id, interaction.user.id, admin=bot.is_admin(interaction)
+        )
 
 
 class StartButton(LobbyButton, template=template("start")):
@@ -105,40 +107,29 @@ class StartButton(LobbyButton, template=template("start")):
 
     async def seat(self, interaction: discord.Interaction[MountainBot]) -> GameInfo:
         bot = interaction.client
-        service = bot.service
-        info = await service.start(
+        return await bot.service.start(
             self.game_id, interaction.user.id, admin=bot.is_admin(interaction)
         )
-        for seat in info.seats:
-            if is_ai(seat.user_id):
-                await service.set_autopilot(
-                    self.game_id, info.creator_id, seat.seat, True, admin=True
-                )
-        return await service.info(self.game_id)
 
     async def then(self, bot: MountainBot, info: GameInfo) -> None:
-        await announce_start(bot, info)
-
-
-async def announce_start(bot: MountainBot, info: GameInfo) -> None:
-    """Tell the table the game has begun (mentioning each human player), then let the
-    AI seats draft."""
-    channel = await bot.thread_of(info)
-    if channel is None:
-        return
-    users = [
-        s.controller_id
-        for s in info.seats
-        if s.controller_id is not None and not is_ai(s.controller_id)
-    ]
-    await channel.send(start_text(users), allowed_mentions=mention_users(users))
-    await bot.flow.run_autopilots(info.id)
+        # the start post (owed with the start) tells the table; the AI seats draft
+        await bot.delivered(info.id)
 
 
 class LobbyCommands(Feature):
     """Opening a game and filling its seats."""
 
     buttons = (JoinButton, LeaveButton, AddAIButton, StartButton)
+
+    def makers(self) -> dict[OwedKind, Maker]:
+        return {"start": self.start_post}
+
+    async def start_post(self, owed: Owed, info: GameInfo) -> Outgoing | None:
+        """The game has begun: every seat named, each person mentioned once."""
+        post = owed.payload
+        assert isinstance(post, StartPost)
+        people = [p.user_id for p in post.players if p.user_id is not None and not p.ai]
+        return Outgoing(start_text(post), mentions=mention_users(people))
 
     @app_commands.command(
         name="new", description="Open a new game in this channel (a thread is made for it)"

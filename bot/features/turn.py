@@ -1,13 +1,17 @@
 """Playing a turn: one slash command per action (autocomplete lists the legal choices),
 `/mk dig` with a private preview and Confirm / Cancel buttons, `/mk undo` and `/mk end`.
 
-Every action answers privately; a finished turn is posted publicly by `bot.flow`.
+Every action answers privately. What a finished turn owes the table (its post with the
+board and the player's trollsmoot, the ping to whoever acts next, the game-over post)
+is stored with the action by the service and sent by the courier, with the messages
+this feature's makers build.
 """
 
 from __future__ import annotations
 
 import asyncio
 import io
+import json
 import re
 from typing import Literal, Self
 
@@ -34,35 +38,37 @@ from bot.choices import (
     WorkshopSite,
 )
 from bot.client import MountainBot
+from bot.courier import Maker, Outgoing
 from bot.features.base import Feature
-from bot.presenters import describe
+from bot.service import GameInfo, Owed, ReplyTo
+from bot.service.owed import GameOver, Ping, Reply, TurnPost
+from bot.store import OwedKind
 from bot.texts import (
     CANCELLED,
+    NO_MENTIONS,
     dig_question,
     dig_refused,
     done_text,
-    played_text,
-    undone_text,
+    game_over_text,
+    mention_only,
+    ping_text,
+    turn_post_text,
 )
-from render import Preview, board_png
+from render import Preview, board_png, pyramid_png, score_png
 from rules.actions import Dig, parse_action
-from rules.errors import RulesError
 from rules.resources import RESOURCES
 
 RESOURCE_CHOICES = [app_commands.Choice(name=r.value, value=r.value) for r in RESOURCES]
 
 
 async def play(interaction: discord.Interaction[MountainBot], notation: str) -> None:
-    """Defer, act, and say what was done (privately)."""
+    """Defer, act, deliver what the action owes the table, and say what was done
+    (privately; "the post will follow" if Discord refused a public post)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     bot = interaction.client
-    game, state, seat = await bot.seated(interaction)
-    action = parse_action(notation)
-    result = await bot.flow.act(game, interaction.user.id, notation, interaction_id=interaction.id)
-    # described after the engine accepted it, from the state just before it
-    sentence = describe(action, state, seat)
-    turn_over = result.turn_ended and not result.game_over
-    await interaction.followup.send(done_text(sentence, turn_over=turn_over), ephemeral=True)
+    game = await bot.game(interaction)
+    result, delivery = await bot.act(interaction, game.id, notation)
+    await bot.answer(interaction, result, delivery)
 
 
 class ConfirmButton(GameButton, template=template("do", r"(?P<notation>.{1,80})")):
@@ -97,17 +103,10 @@ class ConfirmButton(GameButton, template=template("do", r"(?P<notation>.{1,80})"
     async def press(self, interaction: discord.Interaction[MountainBot]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=False)
         bot = interaction.client
-        info = await bot.service.info(self.game_id)
-        await bot.flow.act(
-            info,
-            interaction.user.id,
-            self.notation,
-            interaction_id=interaction.id,
-            expected_seq=self.seq,
+        result, delivery = await bot.act(
+            interaction, self.game_id, self.notation, expected_seq=self.seq
         )
-        await interaction.edit_original_response(
-            content=played_text(self.notation), view=None, attachments=[]
-        )
+        await bot.answer(interaction, result, delivery, view=None, attachments=[])
 
 
 class CancelButton(GameButton, template=template("cancel")):
@@ -131,9 +130,72 @@ class CancelButton(GameButton, template=template("cancel")):
 
 
 class TurnCommands(Feature):
-    """Every action of a turn."""
+    """Every action of a turn, and the messages a turn owes the table."""
 
     buttons = (ConfirmButton, CancelButton)
+
+    def makers(self) -> dict[OwedKind, Maker]:
+        return {
+            "turn": self.turn_post,
+            "ping": self.ping,
+            "over": self.game_over,
+            "reply": self.reply,
+        }
+
+    async def turn_post(self, owed: Owed, info: GameInfo) -> Outgoing | None:
+        """What the turn did, the board with its changes outlined, and the player's
+        trollsmoot, as they were when the turn ended."""
+        post = owed.payload
+        assert isinstance(post, TurnPost)
+        view = (await self.bot.service.view(info.id, None, at_seq=post.seq)).state
+        if view is None:
+            return None
+        seat = post.player.seat
+        board, pyramid = await asyncio.gather(
+            asyncio.to_thread(board_png, view, highlight=post.cells),
+            asyncio.to_thread(pyramid_png, view, seat),
+        )
+        files = [("board.png", board), (f"trollsmoot-{post.player.label}.png", pyramid)]
+        return Outgoing(turn_post_text(post), files=files)
+
+    async def ping(self, owed: Owed, info: GameInfo) -> Outgoing | None:
+        """The player who must act now, mentioned alone; nothing if they already acted
+        or someone else holds the seat now."""
+        ping = owed.payload
+        assert isinstance(ping, Ping)
+        status = await self.bot.service.turn_status(info.id)
+        waiting = next((w for w in status.waiting if w.seat == ping.player.seat), None)
+        if waiting is None or waiting.autopilot or waiting.user_id != ping.player.user_id:
+            return None
+        return Outgoing(ping_text(ping), mentions=mention_only(ping.player.user_id))
+
+    async def game_over(self, owed: Owed, info: GameInfo) -> Outgoing | None:
+        """The score sheet, the winners, and the record (checked to replay to the
+        result before it is attached)."""
+        over = owed.payload
+        assert isinstance(over, GameOver)
+        view = await self.bot.service.view(info.id, None)
+        if view.state is None or view.outcome is None:
+            return None
+        sheet = await asyncio.to_thread(score_png, view.state, view.outcome)
+        record = await self.bot.service.record(info.id)
+        files = [
+            ("score-sheet.png", sheet),
+            (f"game-{info.id}.json", json.dumps(record, indent=1).encode()),
+        ]
+        return Outgoing(game_over_text(over), files=files)
+
+    async def reply(self, owed: Owed, info: GameInfo) -> Outgoing | None:
+        """The private answer the command that acted could not give (its process
+        stopped): sent with the interaction's token while Discord accepts it."""
+        reply = owed.payload
+        assert isinstance(reply, Reply)
+        return Outgoing(
+            done_text(reply),
+            mentions=NO_MENTIONS,
+            target="followup",
+            followup=(reply.application_id, reply.token),
+        )
 
     @app_commands.command(
         name="act", description="Any action, in notation (autocomplete lists the legal ones)"
@@ -178,29 +240,22 @@ class TurnCommands(Feature):
         notation = f"dig {tile} {cells} {mineral}" + (f" pedestal {pedestal}" if pedestal else "")
         notation += f" workshop {workshop}" if workshop else ""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        service = self.bot.service
-        game, state, seat = await self.bot.seated(interaction)
+        game = await self.bot.game(interaction)
         action = parse_action(notation)
         assert isinstance(action, Dig)
-        loaded = await service.load(game.id)
-        view = service.rules.view(state, seat)
-        problem: RulesError | None = None
-        try:
-            service.rules.play(state, seat, action)
-        except RulesError as exc:
-            problem = exc
-        preview = Preview(
-            action.cells, problem is None, problem.cell if problem else None, action.anchor
-        )
-        image = await asyncio.to_thread(board_png, view, preview=preview, crop=True)
+        judged = await self.bot.service.preview(game.id, interaction.user.id, action)
+        preview = Preview(action.cells, judged.legal, judged.refusal_cell, action.anchor)
+        image = await asyncio.to_thread(board_png, judged.view, preview=preview, crop=True)
         file = discord.File(io.BytesIO(image), filename="dig-preview.png")
-        if problem is not None:
-            await interaction.followup.send(dig_refused(str(problem)), file=file, ephemeral=True)
+        if judged.refusal is not None or judged.story is None:
+            await interaction.followup.send(
+                dig_refused(judged.refusal or ""), file=file, ephemeral=True
+            )
             return
-        confirm = ConfirmButton(game.id, loaded.seq, str(action))
-        cancel = CancelButton(game.id, loaded.seq)
+        confirm = ConfirmButton(game.id, judged.seq, judged.notation)
+        cancel = CancelButton(game.id, judged.seq)
         await interaction.followup.send(
-            dig_question(str(action), describe(action, state, seat)),
+            dig_question(judged.notation, judged.story),
             file=file,
             view=view_of(confirm, cancel),
             ephemeral=True,
@@ -261,11 +316,12 @@ class TurnCommands(Feature):
         await interaction.response.defer(ephemeral=True, thinking=True)
         game = await self.bot.game(interaction)
         result = await self.bot.service.undo(
-            game.id, interaction.user.id, interaction_id=interaction.id
+            game.id,
+            interaction.user.id,
+            interaction_id=interaction.id,
+            reply_to=ReplyTo(interaction.application_id, interaction.token),
         )
-        await interaction.followup.send(
-            undone_text(result.undone or result.notation), ephemeral=True
-        )
+        await self.bot.answer(interaction, result, await self.bot.delivered(game.id))
 
     @app_commands.command(name="end", description="End your turn")
     async def end(self, interaction: discord.Interaction[MountainBot]) -> None:

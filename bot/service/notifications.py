@@ -77,12 +77,16 @@ class Notifications:
         updated = replace(current, next_at=nxt, missed=current.missed + 1)
         return nxt if await self.store.put_reminder(updated) else None
 
-    async def mute_turn(self, game_id: int, user_id: int) -> None:
-        """No more reminders to this user until the game awaits them anew."""
+    async def mute_turn(self, game_id: int, user_id: int, *, turn: int | None = None) -> None:
+        """No more reminders to this user until the game awaits them anew. `turn` (a
+        reminder's button carries it: `turn_version`) refuses a reminder of an earlier
+        turn."""
         seat = seat_of_controller(await self.store.seats(game_id), user_id)
         current = next(
             (r for r in await self.store.reminders(game_id) if r.seat == seat.seat), None
         )
+        if current is not None and turn is not None and turn_version(current) != turn:
+            raise NotYourTurnError("That reminder is from an earlier turn: nothing to mute.")
         if current is None or not await self.store.put_reminder(
             replace(current, muted_for_turn=True)
         ):
@@ -117,6 +121,12 @@ class Notifications:
 
     async def forget_message(self, game_id: int, kind: str) -> bool:
         return await self.store.delete_message(game_id, kind)
+
+
+def turn_version(reminder: ReminderRecord) -> int:
+    """Which turn a reminder is about: when the game began to await it, in
+    milliseconds (a reminder's Mute button carries it)."""
+    return int(reminder.waiting_since.timestamp() * 1000)
 
 
 async def waiting_rows(

@@ -165,6 +165,11 @@ class DueReminder:
     missed: int
     dm_opt_in: bool
 
+    @property
+    def turn(self) -> int:
+        """The turn this reminder is about (see `notifications.turn_version`)."""
+        return int(self.since.timestamp() * 1000)
+
 
 @dataclass(frozen=True, slots=True)
 class GameView:

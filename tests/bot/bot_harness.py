@@ -40,7 +40,7 @@ async def make_bot(db: Path, *, seed: int = 1, clock: Any = None) -> MountainBot
         reminder_interval=timedelta(hours=12),
         clock=clock,
     )
-    return create_bot(service, Settings(discord_token=None), autopilot_delay=0, reminder_poll=0)
+    return create_bot(service, Settings(discord_token=None), scheduler_poll=0)
 
 
 @asynccontextmanager
@@ -136,6 +136,17 @@ def scheduler(bot: MountainBot) -> Scheduler:
     cog = bot.get_cog("Scheduler")
     assert isinstance(cog, Scheduler)
     return cog
+
+
+async def run_duties(bot: MountainBot, *, rounds: int = 2000) -> int:
+    """Scheduler rounds until the AI owes no move; returns how many moves it played."""
+    played = 0
+    for _ in range(rounds):
+        done = await scheduler(bot).round()
+        played += done.moves
+        if not done.moves:
+            return played
+    raise AssertionError("the AI seats never stopped")
 
 
 def buttons_of(message: Any) -> list[dict[str, Any]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bot_harness import buttons_of, running_bot
+from bot_harness import buttons_of, run_duties, running_bot
 
 from rules.engine import seats_to_act
 from rules.selfplay import random_action
@@ -28,8 +28,10 @@ async def test_creator_adds_an_ai_player_who_plays_its_own_turns(tmp_path: Path)
         await alice.click(thread.history()[0], label="Start")
         game_id = int(thread.name.rsplit("#", 1)[1])
         info = await bot.service.info(game_id)
-        assert [s.autopilot for s in info.seats] == [False, True]
-        # alice drafts by buttons; the AI has drafted already
+        assert [s.ai for s in info.seats] == [False, True]
+        assert info.seats[1].user_id is None  # an AI seat is a flag, not a made-up user
+        # the scheduler plays the AI's draft; alice drafts by buttons
+        assert await run_duties(bot) == 4
         result = await alice.slash(thread, "mk draft")
         while buttons_of(result.response):
             await alice.click(
@@ -46,8 +48,9 @@ async def test_creator_adds_an_ai_player_who_plays_its_own_turns(tmp_path: Path)
                 await alice.slash(thread, "mk gate", point=str(action).split()[1])
             else:
                 await alice.slash(thread, "mk act", action=str(action))
+            await run_duties(bot)
         assert state.phase == "over"
-        posts = [m for m in thread.history() if m.content.startswith("**Orange**")]
+        posts = [m for m in thread.history() if m.content.startswith("**Orange (AI)**")]
         assert posts, "the AI's turns were posted"
         pings = [m for m in thread.history() if "it's your turn" in m.content]
         assert pings and all(m.raw_mentions == [alice.id] for m in pings)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot_harness import draft_all, open_game, running_bot, scheduler
+from bot_harness import draft_all, open_game, run_duties, running_bot, scheduler
 
 from rules.engine import seats_to_act
 
@@ -57,15 +57,20 @@ async def test_reminders_by_thread_then_dm_then_the_table_votes(tmp_path: Path) 
         assert await scheduler(bot).send_reminders() == 1
         vote = thread.history()[-1]
         assert "may vote" in vote.content
-        label = next(b for b in buttons_of_message(vote) if b.startswith("Autopilot"))
+        assert buttons_of_message(vote) == ["Skip this turn", "Autopilot"]
         # someone who does not play at this table cannot vote
-        refused = await carol.click(vote, label=label)
-        assert "other players" in refused.followups[-1].content
+        refused = await carol.click(vote, label="Autopilot")
+        assert "other players" in refused.response.content
         assert not (await bot.service.info(game_id)).seats[waiting_seat].autopilot
-        await present.click(vote, label=label)
+        await present.click(vote, label="Autopilot")
         info = await bot.service.info(game_id)
         assert info.seats[waiting_seat].autopilot
-        # the autopilot placed the absent player's gate at once
+        # the vote message was edited in place: the voter by name, the decision, no buttons
+        edited = next(m for m in thread.history() if m.id == vote.id)
+        assert present.name in edited.content and str(present.id) not in edited.content
+        assert "Decided" in edited.content and not edited.components
+        # the scheduler's AI places the absent player's gate
+        await run_duties(bot)
         state = (await bot.service.load(game_id)).state
         assert waiting_seat in state.board.gates.values()
 

@@ -82,8 +82,7 @@ async def test_a_turn_over_the_wire(tmp_path: Path, caplog: pytest.LogCaptureFix
     bot = create_bot(
         service,
         Settings(discord_token=None),
-        autopilot_delay=0,
-        reminder_poll=0,
+        scheduler_poll=0,
         guild_ready_timeout=0.05,
     )
     task = asyncio.create_task(bot.start(TOKEN))

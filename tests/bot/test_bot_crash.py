@@ -1,0 +1,214 @@
+"""The outbox, end to end: the real bot process is SIGKILLed in the middle of
+delivering what a move owes the table, started again on the same database, and must
+then deliver everything exactly once.
+
+A player ends their turn with `/mk end`. The move is stored together with what it
+owes: the public turn post (text, board.png and the player's trollsmoot PNG), a fresh
+channel message pinging the next player ("<@id>, it's your turn ..."), and the private
+answer to the player, a follow-up on their interaction's token. The process is killed
+when its turn post reaches the fake Discord:
+
+- after-the-post: Discord stored the post but the bot never heard back, so after the
+  restart it must not post it again (the same nonce makes Discord return the first
+  message, or the bot finds it in the channel's history);
+- before-the-post: the post never reached Discord, so the restarted bot must send it;
+- down-past-the-nonce-window: like after-the-post, but the bot stays down longer than
+  Discord's nonce deduplication lasts, so only a look at the history avoids a second
+  post.
+
+In every case the thread ends up with one turn post, one ping, and the player with
+one answer on their interaction token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_discord import CHANNEL_ID, GUILD_ID, FakeDiscord, Pushed, user
+from process_harness import BotProcess
+
+from bot.service import GameService, MountainKingRules
+from bot.store.sqlite import SqliteStore
+from rules.engine import seats_to_act
+from rules.legal import legal_actions
+
+ALICE, BOB = "930000000000000001", "930000000000000002"
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+DELIVERY_TIMEOUT = 20.0  # from the restart until everything owed is there
+QUIET = 2.0  # then nothing more may arrive for this long
+
+
+async def set_up_game(db: Path, thread: str) -> tuple[int, int]:
+    """A 2-player game in `thread`, played through the service on the database file up
+    to the first player's recruit. Returns (the player to act, the other one)."""
+    store = SqliteStore(db)
+    await store.open()
+    try:
+        service: GameService[Any, Any] = GameService(
+            store, MountainKingRules(), rng=random.Random(2), reminder_interval=timedelta(hours=12)
+        )
+        info = await service.create_game(
+            int(ALICE),
+            {"players": 2},
+            guild_id=int(GUILD_ID),
+            channel_id=int(CHANNEL_ID),
+            thread_id=int(thread),
+        )
+        await service.join(info.id, int(BOB))
+        info = await service.start(info.id, int(ALICE))
+        users = {s.seat: s.user_id for s in info.seats}
+        while True:
+            state = (await service.load(info.id)).state
+            if state.phase == "play":
+                break
+            seat = seats_to_act(state)[0]
+            kind = "keep" if state.phase == "draft" else "gate"
+            await service.act(info.id, users[seat], legal_actions(state, seat, kind)[0])
+        seat = seats_to_act(state)[0]
+        await service.act(info.id, users[seat], legal_actions(state, seat, "recruit")[0])
+        # the setup's own posts went out long ago: only what /mk end owes is in question
+        for owed in await service.outbox.owed(everything=True):
+            await service.outbox.delivered(owed.id)
+        return users[seat], users[1 - seat]
+    finally:
+        await store.close()
+
+
+async def arrives(check: Callable[[], Any], fake: FakeDiscord) -> bool:
+    """Whether `check` holds within DELIVERY_TIMEOUT (polled every 10 ms)."""
+    try:
+        await fake.wait_for(check, DELIVERY_TIMEOUT)
+    except TimeoutError:
+        return False
+    return True
+
+
+def turn_posts(fake: FakeDiscord, thread: str) -> list[dict[str, Any]]:
+    return [
+        m
+        for m in fake.channel_messages(thread)
+        if any(f.filename == "board.png" for f in m["_files"])
+    ]
+
+
+def pings(fake: FakeDiscord, thread: str, user_id: int) -> list[dict[str, Any]]:
+    """Every message a member sees in the thread that calls `user_id` to play."""
+    return [
+        m
+        for m in fake.channel_messages(thread)
+        if f"<@{user_id}>" in m["content"] and "it's your turn" in m["content"]
+    ]
+
+
+def report(fake: FakeDiscord, bot: BotProcess, thread: str, pushed: Pushed | None) -> str:
+    lines = ["thread messages (oldest first):"]
+    for m in fake.channel_messages(thread):
+        files = [f.filename for f in m["_files"]]
+        via = "interaction" if m["_token"] else "channel"
+        lines.append(f"  {m['id']} [{via}] {m['content'][:90]!r} files={files}")
+    if pushed is not None:
+        answers = [a["content"][:90] for a in fake.answers(pushed)]
+        lines.append(f"answers to the interaction: {answers}")
+        lines.append(f"callbacks: {fake.interactions[pushed.id].callbacks}")
+    lines.append(f"nonce dedup hits: {len(fake.dedup_hits)}")
+    lines += [f"fake_discord error: {e}" for e in fake.internal_errors]
+    lines.append("requests:")
+    lines += [f"  {r.status or 'dropped'} {r.method} {r.path}" for r in fake.requests[-40:]]
+    return "\n".join(lines) + "\n" + bot.tail()
+
+
+@pytest.mark.parametrize(
+    ("store_first", "down_past_window"),
+    [
+        pytest.param(True, False, id="after-the-post"),
+        pytest.param(False, False, id="before-the-post"),
+        pytest.param(True, True, id="down-past-the-nonce-window"),
+    ],
+)
+async def test_a_crash_mid_delivery_delivers_everything_once(
+    tmp_path: Path, store_first: bool, down_past_window: bool
+) -> None:
+    fake = FakeDiscord()
+    fake.users = {ALICE: user(ALICE, "alice"), BOB: user(BOB, "bob")}
+    thread = fake.add_thread("Mountain King #1")
+    db = tmp_path / "db.sqlite3"
+    mover, other = await set_up_game(db, thread)
+    pushed: Pushed | None = None
+
+    async with fake, BotProcess(fake, tmp_path, database=db) as bot:
+
+        def fail(why: str) -> None:
+            pytest.fail(f"{why}\n{report(fake, bot, thread, pushed)}", pytrace=False)
+
+        def is_turn_post(method: str, path: str, body: Any) -> bool:
+            return (
+                method == "POST"
+                and path == f"/channels/{thread}/messages"
+                and bool(body and body.get("attachments"))
+            )
+
+        await bot.start()
+        killed = fake.on_request(is_turn_post, bot.kill, store_first=store_first)
+        pushed = await fake.slash(str(mover), thread, "end")
+        if not await arrives(killed.done.is_set, fake):
+            fail("the bot never sent the turn post (with files) to the thread")
+        assert not bot.running
+        if not fake.interactions[pushed.id].callbacks:
+            fail("the first process did not acknowledge /mk end before posting")
+        assert len(turn_posts(fake, thread)) == (1 if store_first else 0)
+        if down_past_window:
+            fake.advance(fake.nonce_window + 60)  # still within the token's 15 minutes
+
+        await bot.start()
+
+        def delivered() -> bool:
+            assert pushed is not None
+            return bool(
+                turn_posts(fake, thread) and pings(fake, thread, other) and fake.answers(pushed)
+            )
+
+        if not await arrives(delivered, fake):
+            fail("after the restart the bot did not deliver the post, the ping and the answer")
+        await asyncio.sleep(QUIET)  # a second copy would come now
+
+        posts = turn_posts(fake, thread)
+        if len(posts) != 1:
+            fail(f"{len(posts)} turn posts in the thread, expected exactly one")
+        names = [f.filename for f in posts[0]["_files"]]
+        if len(names) != 2 or names[0] != "board.png" or not names[1].startswith("trollsmoot"):
+            fail(f"the turn post's files are {names}")
+        for f in posts[0]["_files"]:
+            assert f.data[:8] == PNG_MAGIC, f"{f.filename} is not a PNG"
+
+        called = pings(fake, thread, other)
+        if len(called) != 1:
+            fail(f"{len(called)} messages call <@{other}> to play, expected exactly one")
+        ping = called[0]
+        if ping["_token"] is not None:
+            fail(
+                "the ping is an interaction response (an edit does not notify):"
+                " it must be a fresh channel message"
+            )
+        mentions = ping["allowed_mentions"] or {}
+        assert [int(u) for u in mentions.get("users", [])] == [other], mentions
+        assert mentions.get("parse", []) == [], mentions
+        if pings(fake, thread, mover):
+            fail("the player who ended the turn was called to play")
+
+        answers = fake.answers(pushed)
+        if len(answers) != 1:
+            fail(f"{len(answers)} answers to the player's /mk end, expected exactly one")
+        text = answers[0]["content"]
+        if not text.strip() or "nothing was changed" in text.lower():
+            fail(f"the answer does not say the turn was done: {text!r}")
+
+        assert not fake.internal_errors, fake.internal_errors
+        restarted_log = bot.log_paths[-1].read_text(errors="replace")
+        if " ERROR " in restarted_log or "Traceback" in restarted_log:
+            fail("the restarted bot logged an error")
