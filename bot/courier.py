@@ -25,7 +25,6 @@ import io
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any, Literal
 from weakref import WeakValueDictionary
 
@@ -109,7 +108,7 @@ class Courier:
         report = Delivery()
         async with lock:
             owed = await self.service.outbox.owed(game_id=game_id, everything=True)
-            now = datetime.now(UTC)
+            now = self.service.now()
             sending: list[Owed] = []
             held = False
             for item in owed:
@@ -183,7 +182,7 @@ class Courier:
     async def _followup(self, item: Owed, outgoing: Outgoing) -> discord.WebhookMessage | None:
         """The private answer, with the interaction's token while Discord accepts it."""
         expires = getattr(item.payload, "expires_at", None)
-        if outgoing.followup is None or (expires and expires <= datetime.now(UTC)):
+        if outgoing.followup is None or (expires and expires <= self.service.now()):
             return None
         application_id, token = outgoing.followup
         # the same webhook discord.py builds for `interaction.followup`
@@ -249,7 +248,7 @@ class Courier:
             if edited is not None:
                 return edited
         if item.maybe_sent:
-            earlier = await self._sent_before(channel, outgoing.content)
+            earlier = await self._sent_before(item, channel, outgoing.content)
             if earlier is not None:
                 return earlier
         kwargs: dict[str, Any] = {}
@@ -278,12 +277,19 @@ class Courier:
             return None
 
     async def _sent_before(
-        self, channel: discord.abc.Messageable, content: str
+        self, item: Owed, channel: discord.abc.Messageable, content: str
     ) -> discord.Message | None:
-        """A message of ours with this content among the channel's recent ones (sent by
-        a process that died before it could mark it delivered)."""
+        """A message of ours with this content among the channel's messages since the
+        game's last delivered one there (sent by a process that died before it could
+        mark it delivered). Snowflakes grow with time, so an identical older message
+        (the same ping a turn earlier) is never taken for it."""
         me = self.client.user
-        async for message in channel.history(limit=HISTORY_LIMIT):
+        channel_id = getattr(channel, "id", None)
+        last = None
+        if isinstance(channel_id, int):
+            last = await self.service.outbox.last_message(item.game_id, channel_id)
+        after = discord.Object(last) if last is not None else None
+        async for message in channel.history(limit=HISTORY_LIMIT, after=after):
             if me is not None and message.author.id == me.id and message.content == content:
                 return message
         return None

@@ -43,6 +43,9 @@ class MountainKingRules:
     def to_act(self, state: State) -> tuple[int, ...]:
         return tuple(engine.seats_to_act(state))
 
+    def phase(self, state: State) -> str:
+        return state.phase
+
     def legal_actions(self, state: State, seat: int) -> Sequence[Action]:
         return legal_actions(state, seat)
 

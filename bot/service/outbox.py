@@ -90,6 +90,10 @@ class Outbox:
             owed_id, at=self._clock(), channel_id=channel_id, message_id=message_id
         )
 
+    async def last_message(self, game_id: int, channel_id: int) -> int | None:
+        """The newest message a delivered message of this game became in the channel."""
+        return await self.store.last_delivered_message(game_id, channel_id)
+
     async def trying(self, owed: list[Owed]) -> None:
         """A delivery of these begins: from now on a resend first looks for them."""
         await self.store.mark_tried([o.id for o in owed], at=self._clock())

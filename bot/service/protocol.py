@@ -50,6 +50,12 @@ class GameRules(Protocol[S, A]):
         """The seats that may act now (several in a simultaneous phase)."""
         ...
 
+    def phase(self, state: S) -> str:
+        """The game's phase (e.g. the draft, the gates, play): when it changes, every
+        seat awaited is awaited anew (a new turn, even for a seat that was awaited
+        before)."""
+        ...
+
     def legal_actions(self, state: S, seat: int) -> Sequence[A]: ...
 
     def parse_action(self, text: str) -> A:

@@ -126,6 +126,11 @@ class GameService(Generic[S, A]):
         # a lock lives while someone holds it or waits for it: no growth with old games
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
 
+    def now(self) -> datetime:
+        """The service's time (the clock it was given): what owed messages and
+        reminders are due against."""
+        return self._clock()
+
     # --- creating and seating -------------------------------------------------------
 
     async def create_game(
@@ -745,10 +750,12 @@ class GameService(Generic[S, A]):
         seq = loaded.seq + 1
         now = self._clock()
         seat = commit.seat
-        awaited = self.rules.to_act(commit.before)
         to_act = self.rules.to_act(commit.after)
         over = self.rules.is_over(commit.after)
-        turn_ended = over or seat.seat not in to_act
+        # a new phase awaits every seat anew, even one that was awaited before
+        new_phase = self.rules.phase(commit.before) != self.rules.phase(commit.after)
+        awaited = () if new_phase else self.rules.to_act(commit.before)
+        turn_ended = over or new_phase or seat.seat not in to_act
         newly = tuple(s for s in to_act if s not in awaited)
         # the seats as they stand after this action (a skipped turn is over when it ends)
         changed = [] if seat == seat_numbered(loaded.seats, seat.seat) else [seat]
@@ -804,6 +811,7 @@ class GameService(Generic[S, A]):
                 interaction=interaction,
                 status="over" if over else None,
                 waiting=waiting,
+                renew=newly,
                 seats=changed,
                 owed=[stored(o, now + REPLY_GRACE if o.kind == "reply" else None) for o in owed],
             )

@@ -179,13 +179,15 @@ class Store(ABC):
         interaction: InteractionRecord | None = None,
         status: GameStatus | None = None,
         waiting: Sequence[ReminderRecord] | None = None,
+        renew: Collection[int] = (),
         seats: Sequence[SeatRecord] = (),
         owed: Sequence[NewOwed] = (),
     ) -> list[int]:
         """Append one log entry and, in the same transaction, the snapshot after it, the
         interaction that caused it, the new status, the seats now awaited (None:
-        unchanged; rows of seats still awaited are kept as they are), changed seats and
-        the messages the action makes owed. Returns the owed messages' ids, in order.
+        unchanged; rows of seats still awaited are kept as they are, except those of
+        `renew`, awaited anew), changed seats and the messages the action makes owed.
+        Returns the owed messages' ids, in order.
 
         Raises `SeqConflictError` unless `action.seq` is exactly one past the log,
         `StatusConflictError` unless the game is active and `DuplicateInteractionError`
@@ -268,6 +270,11 @@ class Store(ABC):
     ) -> bool:
         """Record that Discord accepted the message (or that it is obsolete); False if it
         was already marked."""
+
+    @abstractmethod
+    async def last_delivered_message(self, game_id: int, channel_id: int) -> int | None:
+        """The newest message id a delivered owed message of this game got in this
+        channel (a resend looks for its lost post only among later messages)."""
 
     @abstractmethod
     async def mark_tried(self, owed_ids: Collection[int], *, at: datetime) -> None:

@@ -369,6 +369,7 @@ class SqliteStore(Store):
         interaction: InteractionRecord | None = None,
         status: GameStatus | None = None,
         waiting: Sequence[ReminderRecord] | None = None,
+        renew: Collection[int] = (),
         seats: Sequence[SeatRecord] = (),
         owed: Sequence[NewOwed] = (),
     ) -> list[int]:
@@ -415,6 +416,13 @@ class SqliteStore(Store):
             if status is not None and status != "active":
                 await _replace_waiting(db, game_id, ())
             elif waiting is not None:
+                renewed = sorted(set(renew))
+                if renewed:
+                    marks = ", ".join("?" * len(renewed))
+                    await db.execute(
+                        f"DELETE FROM reminders WHERE game_id = ? AND seat IN ({marks})",
+                        (game_id, *renewed),
+                    )
                 await _replace_waiting(db, game_id, waiting)
             await _update_seats(db, seats)
             return await _insert_owed(db, game_id, action.seq, owed, action.created_at)
@@ -588,6 +596,16 @@ class SqliteStore(Store):
                 (_ts(at), channel_id, message_id, owed_id),
             )
             return cursor.rowcount == 1
+
+    async def last_delivered_message(self, game_id: int, channel_id: int) -> int | None:
+        async with self._lock:
+            row = await _one(
+                self._conn(),
+                "SELECT MAX(message_id) FROM outbox WHERE game_id = ? AND channel_id = ?"
+                " AND delivered_at IS NOT NULL",
+                (game_id, channel_id),
+            )
+        return None if row is None or row[0] is None else int(row[0])
 
     async def mark_tried(self, owed_ids: Collection[int], *, at: datetime) -> None:
         ids = sorted(set(owed_ids))

@@ -68,9 +68,12 @@ async def test_turn_status_shows_who_is_awaited_since_when(tmp_path: Path) -> No
         keeps_of_0 = [m for m in record.moves if isinstance(m.action, Keep) and m.seat == 0]
         clock.advance(HOUR)
         await play_moves(service, info, keeps_of_0)
-        # seat 0 goes on to place the first gate: awaited all along, still since the start
+        draft_over = clock.now
+        # seat 0 goes on to place the first gate: a new phase awaits it anew (its
+        # player is pinged and reminded for the gate, not for the draft)
         status = await service.turn_status(info.id)
-        assert [(w.seat, w.since) for w in status.waiting] == [(0, started)]
+        assert [w.seat for w in status.waiting] == [0]
+        assert draft_over - timedelta(seconds=1) < status.waiting[0].since <= draft_over
         gate = next(m for m in record.moves if isinstance(m.action, PlaceGate))
         clock.advance(HOUR)
         await play_moves(service, info, [gate])

@@ -1,0 +1,209 @@
+"""The table around the moves, through the real bot: a refused turn post follows once
+the channel accepts it, a kicked player's seat goes to the AI and then to a substitute
+named by colour, stale draft buttons, votes cast at the same moment, and one scheduler
+round that moves every stalled AI game without crowding out a human's reminder."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from bot_harness import buttons_of, draft_all, open_game, run_duties, running_bot, scheduler
+
+from rules.engine import seats_to_act
+from rules.legal import legal_actions
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+async def to_first_turn(env: Any, bot: Any, channel: Any, names: list[str]) -> tuple[Any, ...]:
+    """A game of these players through its draft and gates; returns the thread, the
+    game id, the players by seat and the seat to move."""
+    guild = channel.guild
+    players = [guild.add_member(env.create_user(n)) for n in names]
+    thread, game_id = await open_game(env, players, channel)
+    await draft_all(players, thread)
+    info = await bot.service.info(game_id)
+    by_seat = {s.seat: next(p for p in players if p.id == s.user_id) for s in info.seats}
+    while True:
+        state = (await bot.service.load(game_id)).state
+        if state.phase == "play":
+            break
+        seat = seats_to_act(state)[0]
+        point = str(legal_actions(state, seat, "gate")[0]).split()[1]
+        await by_seat[seat].slash(thread, "mk gate", point=point)
+    return thread, game_id, by_seat, seats_to_act(state)[0]
+
+
+async def test_a_refused_turn_post_is_told_and_follows_once_accepted(tmp_path: Path) -> None:
+    clock = Clock()
+    async with running_bot(tmp_path / "db.sqlite3", clock=clock) as (env, bot):
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        thread, game_id, by_seat, seat = await to_first_turn(env, bot, channel, ["al", "bo"])
+        state = (await bot.service.load(game_id)).state
+        mover = by_seat[seat]
+        await mover.slash(thread, "mk act", action=str(legal_actions(state, seat, "recruit")[0]))
+        before = len(await bot.service.log(game_id))
+        # Discord refuses every post, in the thread and in the channel (a lost permission)
+        env.inject_error("POST", "/channels/*/messages", status=403, code=50013, times=None)
+        result = await mover.slash(thread, "mk end")
+        answer = result.response.content
+        assert "Done" in answer and "will follow" in answer
+        assert "nothing was changed" not in answer
+        log = await bot.service.log(game_id)
+        assert len(log) == before + 1 and log[-1].notation == "end"
+        posts = [m for m in thread.history() if "ended their turn" in m.content]
+        assert posts == []
+        # the channel accepts posts again: the next round after the retry time sends it
+        env.backend.faults.clear()
+        await scheduler(bot).round()
+        assert [m for m in thread.history() if "ended their turn" in m.content] == []
+        clock.now += timedelta(minutes=1)
+        await scheduler(bot).round()
+        await scheduler(bot).round()
+        posts = [m for m in thread.history() if "ended their turn" in m.content]
+        assert len(posts) == 1 and len(posts[0].attachments) == 2
+        pings = [m for m in thread.history() if "it's your turn" in m.content]
+        assert pings[-1].raw_mentions == [by_seat[1 - seat].id]
+        assert len(await bot.service.log(game_id)) == before + 1
+
+
+async def test_kicking_the_player_to_move_hands_the_seat_to_the_ai_then_a_substitute(
+    tmp_path: Path,
+) -> None:
+    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        thread, game_id, by_seat, seat = await to_first_turn(env, bot, channel, ["al", "bo"])
+        admin = next(p for p in by_seat.values() if p.name == "al")  # opened the game
+        if by_seat[seat] is admin:  # let the other player be the one to move
+            state = (await bot.service.load(game_id)).state
+            action = legal_actions(state, seat, "recruit")[0]
+            await admin.slash(thread, "mk act", action=str(action))
+            await admin.slash(thread, "mk end")
+            seat = 1 - seat
+        victim = by_seat[seat]
+        colour = (await bot.service.info(game_id)).seats[seat].label
+        result = await admin.slash(thread, "mk admin", what="kick", player=victim)
+        assert "removed" in result.response.content
+        assert any("no longer plays" in m.content for m in thread.history())
+        # the game moves on: the AI plays the vacant seat's turn
+        moved = await run_duties(bot)
+        assert moved > 0
+        state = (await bot.service.load(game_id)).state
+        assert seats_to_act(state) == [1 - seat]
+        # the vacant seat is named by its colour and given to a substitute
+        carol = guild.add_member(env.create_user("carol"))
+        result = await admin.slash(
+            thread, "mk admin", what="substitute", seat=colour, substitute=carol
+        )
+        assert "carol" in result.response.content
+        seated = await bot.service.info(game_id)
+        assert seated.seats[seat].controller_id == carol.id
+        assert not seated.seats[seat].machine_played
+        assert any(f"<@{carol.id}>" in m.content for m in thread.history())
+
+
+async def test_a_stale_draft_button_says_so_and_the_last_keep_posts_and_pings(
+    tmp_path: Path,
+) -> None:
+    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        alice = guild.add_member(env.create_user("alice"))
+        bob = guild.add_member(env.create_user("bob"))
+        thread, game_id = await open_game(env, [alice, bob], channel)
+        await draft_all([bob], thread)
+        old = await alice.slash(thread, "mk draft")
+        await alice.click(old.response.message, custom_id=buttons_of(old.response)[0]["custom_id"])
+        # alice asks again; then keeps from the new message: the old one's buttons are stale
+        new = await alice.slash(thread, "mk draft")
+        await alice.click(new.response.message, custom_id=buttons_of(new.response)[0]["custom_id"])
+        stale_id = buttons_of(old.response)[0]["custom_id"]
+        refused = await alice.click(old.response.message, custom_id=stale_id)
+        assert "draft moved on" in refused.followups[-1].content
+        kept = [e for e in await bot.service.log(game_id) if e.user_id == alice.id]
+        assert len(kept) == 2
+        # finishing the draft from the newest message posts it and pings the first gate
+        for _ in range(2):
+            await alice.click(
+                new.response.message, custom_id=buttons_of(new.response)[0]["custom_id"]
+            )
+        posts = [m for m in thread.history() if m.content.startswith("**") and "alice" in m.content]
+        assert posts and "kept a starting troll" in posts[-1].content
+        state = (await bot.service.load(game_id)).state
+        first = seats_to_act(state)[0]
+        gate_player = (await bot.service.info(game_id)).seats[first].user_id
+        pings = [m for m in thread.history() if "it's your turn" in m.content]
+        assert pings and pings[-1].raw_mentions == [gate_player]
+
+
+async def test_the_other_players_vote_and_their_names_show(tmp_path: Path) -> None:
+    clock = Clock()
+    async with running_bot(tmp_path / "db.sqlite3", clock=clock) as (env, bot):
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        names = ["ann", "ben", "cat", "dan"]
+        thread, game_id, by_seat, seat = await to_first_turn(env, bot, channel, names)
+        for _ in range(3):
+            clock.now += timedelta(hours=13)
+            assert await scheduler(bot).send_reminders() == 1
+        vote = next(m for m in reversed(thread.history()) if "may vote" in m.content)
+        creator_id = (await bot.service.info(game_id)).creator_id
+        voters = [p for s, p in by_seat.items() if s != seat and p.id != creator_id][:2]
+        # (ballots cast at the same moment: tests/service/test_service_votes.py)
+        for p in voters:
+            await p.click(vote, label="Skip this turn")
+        tally = await bot.service.votes.tally((await bot.service.store.vote(1)).id)
+        assert sorted(b.voter_id for b in tally.ballots) == sorted(p.id for p in voters)
+        edited = next(m for m in thread.history() if m.id == vote.id)
+        for p in voters:
+            assert p.name in edited.content and str(p.id) not in edited.content
+        # two of the three other players: the AI plays this turn, then hands it back
+        assert "Decided" in edited.content
+        await run_duties(bot)
+        info = await bot.service.info(game_id)
+        assert not info.seats[seat].machine_played
+        state = (await bot.service.load(game_id)).state
+        assert seats_to_act(state) != [seat]
+
+
+async def test_one_round_moves_every_stalled_ai_game_and_reminds_the_humans(
+    tmp_path: Path,
+) -> None:
+    clock = Clock()
+    async with running_bot(tmp_path / "db.sqlite3", clock=clock) as (env, bot):
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        alice = guild.add_member(env.create_user("alice"))
+        bob = guild.add_member(env.create_user("bob"))
+        thread, human_game = await open_game(env, [alice, bob], channel)
+        service = bot.service
+        stalled = []
+        for _ in range(100):
+            game = await service.create_game(alice.id, {"players": 2}, join=False)
+            await service.set_place(
+                game.id, guild_id=guild.id, channel_id=channel.id, thread_id=thread.id
+            )
+            await service.add_ai(game.id, alice.id)
+            await service.add_ai(game.id, alice.id)
+            stalled.append((await service.start(game.id, alice.id)).id)
+        # nobody played for a day and a half: the humans are due a reminder
+        clock.now += timedelta(hours=36)
+        before = {g: len(await service.log(g)) for g in stalled}
+        done = await scheduler(bot).round()
+        assert done.reminded == 2
+        reminders = [m for m in thread.history() if "waiting for you" in m.content]
+        assert {m.raw_mentions[0] for m in reminders} == {alice.id, bob.id}
+        assert done.moves >= 100
+        for g in stalled:
+            assert len(await service.log(g)) > before[g], f"game {g} did not move"
+        assert len(await service.log(human_game)) == 0
