@@ -9,6 +9,7 @@ player hears that nothing was changed.
 from __future__ import annotations
 
 import logging
+from contextlib import suppress
 from functools import partial
 from typing import Any
 
@@ -32,6 +33,10 @@ from rules.state import State
 log = logging.getLogger("bot")
 
 GENERIC_ERROR = "Something went wrong on our side; nothing was changed. Please try again."
+STORED_ERROR = (
+    "Your action was stored, but something went wrong on our side while answering; the"
+    " table's posts will follow. `/mk status` shows where the game stands."
+)
 CHECK_FAILED = "You may not use this command here."
 # in this order their subcommands are listed under /mk
 FEATURES: tuple[FeatureMaker, ...] = (
@@ -82,4 +87,8 @@ async def handle_error(interaction: discord.Interaction[MountainBot], error: Exc
         f"/{command.qualified_name}" if command else "a button",
         exc_info=original,
     )
-    await bot.tell(interaction, GENERIC_ERROR)
+    # say "nothing was changed" only when it is true
+    stored = False
+    with suppress(Exception):
+        stored = await bot.service.handled(interaction.id)
+    await bot.tell(interaction, STORED_ERROR if stored else GENERIC_ERROR)

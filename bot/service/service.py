@@ -667,6 +667,11 @@ class GameService(Generic[S, A]):
             await self.store.put_snapshot(SnapshotRecord(game_id, seq, text))
             return seq
 
+    async def handled(self, interaction_id: int) -> bool:
+        """Whether an action this interaction caused is stored (so an error after it
+        must not tell the player that nothing was changed)."""
+        return await self.store.interaction(interaction_id) is not None
+
     async def prune_interactions(self, older_than: timedelta = timedelta(days=1)) -> int:
         """Forget answers to interactions older than this (Discord retries within
         minutes); returns how many were forgotten."""

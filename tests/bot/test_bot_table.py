@@ -207,3 +207,23 @@ async def test_one_round_moves_every_stalled_ai_game_and_reminds_the_humans(
         for g in stalled:
             assert len(await service.log(g)) > before[g], f"game {g} did not move"
         assert len(await service.log(human_game)) == 0
+
+
+async def test_an_error_after_the_action_is_stored_never_says_nothing_changed(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        thread, game_id, by_seat, seat = await to_first_turn(env, bot, channel, ["al", "bo"])
+        state = (await bot.service.load(game_id)).state
+        action = str(legal_actions(state, seat, "recruit")[0])
+
+        async def broken_answer(*args: Any, **kwargs: Any) -> None:
+            raise RuntimeError("the answer broke")
+
+        monkeypatch.setattr(bot, "answer", broken_answer)
+        result = await by_seat[seat].slash(thread, "mk act", action=action)
+        text = (result.followups[-1] if result.followups else result.response).content
+        assert "stored" in text and "nothing was changed" not in text
+        assert (await bot.service.log(game_id))[-1].notation == action
