@@ -163,6 +163,7 @@ class LobbyCommands(Feature):
             guild_id=interaction.guild_id,
             channel_id=channel.id,
             reminder_interval=timedelta(hours=hours),
+            name=interaction.user.display_name,
         )
         thread = await channel.create_thread(
             name=f"Mountain King #{info.id}", type=discord.ChannelType.public_thread

@@ -143,6 +143,7 @@ class GameService(Generic[S, A]):
         thread_id: int | None = None,
         join: bool = True,
         reminder_interval: timedelta | None = None,
+        name: str | None = None,
     ) -> GameInfo:
         """A new game open for players to join (the creator takes the first seat
         unless `join=False`). Bad options raise the rules' config error."""
@@ -158,6 +159,7 @@ class GameService(Generic[S, A]):
                 guild_id=guild_id,
                 channel_id=channel_id,
                 thread_id=thread_id,
+                creator_name=name,
             ),
             seat_creator=join,
         )

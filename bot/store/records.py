@@ -35,6 +35,8 @@ class NewGame:
     guild_id: int | None = None
     channel_id: int | None = None
     thread_id: int | None = None
+    # the creator's display name, for the seat they take
+    creator_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -187,8 +187,9 @@ class SqliteStore(Store):
             assert game_id is not None
             if seat_creator:
                 await db.execute(
-                    "INSERT INTO seats (game_id, seat, user_id, joined_at) VALUES (?, 0, ?, ?)",
-                    (game_id, game.creator_id, at),
+                    "INSERT INTO seats (game_id, seat, user_id, joined_at, name)"
+                    " VALUES (?, 0, ?, ?, ?)",
+                    (game_id, game.creator_id, at, game.creator_name),
                 )
             row = await _one(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         assert row is not None
