@@ -9,7 +9,8 @@ import asyncio
 import io
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -43,8 +44,13 @@ async def _until(check: Callable[[], bool], task: asyncio.Task[Any], timeout: fl
     raise AssertionError("timed out")
 
 
-async def test_a_turn_over_the_wire(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.DEBUG)
+@asynccontextmanager
+async def bot_on_the_wire(
+    tmp_path: Path,
+) -> AsyncIterator[tuple[FakeDiscord, asyncio.Task[None], str, int, int]]:
+    """A 2-player game set up through the service up to the first player's recruit
+    (its setup posts already delivered), and the real bot connected to a loopback
+    Discord. Yields the fake, the bot's task, the thread, the mover and the other."""
     fake = FakeDiscord()
     alice, bob = "930000000000000001", "930000000000000002"
     fake.users = {alice: user(alice, "alice"), bob: user(bob, "bob")}
@@ -56,7 +62,6 @@ async def test_a_turn_over_the_wire(tmp_path: Path, caplog: pytest.LogCaptureFix
     service: GameService[State, Action] = GameService(
         store, MountainKingRules(), rng=random.Random(2), reminder_interval=timedelta(hours=12)
     )
-    # a game set up through the service, up to the first player's recruit
     info = await service.create_game(
         int(alice),
         {"players": 2},
@@ -76,7 +81,10 @@ async def test_a_turn_over_the_wire(tmp_path: Path, caplog: pytest.LogCaptureFix
         await service.act(info.id, users[seat], legal_actions(state, seat, kind)[0])
     seat = seats_to_act(state)[0]
     await service.act(info.id, users[seat], legal_actions(state, seat, "recruit")[0])
+    for owed in await service.outbox.owed(everything=True):
+        await service.outbox.delivered(owed.id)
     mover, other = users[seat], users[1 - seat]
+    assert mover is not None and other is not None
 
     point_at(fake.api_base, fake.gateway_url)
     bot = create_bot(
@@ -88,6 +96,37 @@ async def test_a_turn_over_the_wire(tmp_path: Path, caplog: pytest.LogCaptureFix
     task = asyncio.create_task(bot.start(TOKEN))
     try:
         await _until(bot.is_ready, task)
+        yield fake, task, thread, mover, other
+    finally:
+        await bot.close()
+        await asyncio.wait([task], timeout=10)
+        assert task.done() and task.exception() is None, task.exception()
+        discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
+        await store.close()
+        await fake.stop()
+
+
+async def test_an_archived_thread_is_unarchived_and_gets_the_turn_post(tmp_path: Path) -> None:
+    async with bot_on_the_wire(tmp_path) as (fake, task, thread, mover, _):
+        await fake.archive(thread)
+        await fake.slash(str(mover), thread, "act", action="end")
+
+        def pinged() -> bool:
+            return any("it's your turn" in m["content"] for m in fake.channel_messages(thread))
+
+        await _until(pinged, task)
+        unarchive = [
+            r for r in fake.requests if r.method == "PATCH" and r.path == f"/channels/{thread}"
+        ]
+        assert unarchive and unarchive[0].json.get("archived") is False
+        posts = [m for m in fake.channel_messages(thread) if m["_files"]]
+        assert len(posts) == 1 and "ended their turn" in posts[0]["content"]
+        assert not fake.threads[thread]["thread_metadata"]["archived"]
+
+
+async def test_a_turn_over_the_wire(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    async with bot_on_the_wire(tmp_path) as (fake, task, thread, mover, other):
         synced = [r for r in fake.requests if r.method == "PUT" and r.path.endswith("/commands")]
         assert synced and synced[0].json[0]["name"] == "mk"
         await fake.slash(str(mover), thread, "act", action="end")
@@ -114,12 +153,5 @@ async def test_a_turn_over_the_wire(tmp_path: Path, caplog: pytest.LogCaptureFix
         mentions = ping["allowed_mentions"]
         assert [int(u) for u in mentions["users"]] == [other]
         assert mentions.get("parse", []) == []
-    finally:
-        await bot.close()
-        await asyncio.wait([task], timeout=10)
-        assert task.done() and task.exception() is None, task.exception()
-        discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
-        await store.close()
-        await fake.stop()
     # the token never reached a log line
     assert all(TOKEN not in r.getMessage() for r in caplog.records)
