@@ -227,3 +227,26 @@ async def test_an_error_after_the_action_is_stored_never_says_nothing_changed(
         text = (result.followups[-1] if result.followups else result.response).content
         assert "stored" in text and "nothing was changed" not in text
         assert (await bot.service.log(game_id))[-1].notation == action
+
+
+async def test_a_thread_that_refuses_for_good_sends_the_post_to_the_channel(
+    tmp_path: Path,
+) -> None:
+    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        thread, game_id, by_seat, seat = await to_first_turn(env, bot, channel, ["al", "bo"])
+        state = (await bot.service.load(game_id)).state
+        mover = by_seat[seat]
+        await mover.slash(thread, "mk act", action=str(legal_actions(state, seat, "recruit")[0]))
+        # the bot lost its permission in the thread only
+        env.inject_error(
+            "POST", f"/channels/{thread.id}/messages", status=403, code=50001, times=None
+        )
+        result = await mover.slash(thread, "mk end")
+        assert "will follow" not in result.response.content
+        moved = [m for m in channel.history() if "ended their turn" in m.content]
+        assert len(moved) == 1 and f"<#{thread.id}>" in moved[0].content
+        assert len(moved[0].attachments) == 2
+        ping = [m for m in channel.history() if "it's your turn" in m.content]
+        assert ping and ping[-1].raw_mentions == [by_seat[1 - seat].id]
