@@ -8,7 +8,6 @@ It is told which features to install and which error handler to use (see
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import suppress
 from typing import Any, TypeGuard
@@ -30,8 +29,6 @@ from bot.settings import Settings
 from bot.texts import NO_MENTIONS, NOT_STARTED, POST_LIMIT, done_text
 from rules.actions import Action
 from rules.state import State
-
-log = logging.getLogger("bot")
 
 GROUP = "mk"
 GROUP_DESCRIPTION = "Play In the Hall of the Mountain King"
@@ -194,17 +191,7 @@ class MountainBot(commands.Bot):
 
     async def thread_of(self, info: GameInfo) -> discord.abc.Messageable | None:
         """The game's thread (or channel), None if it is gone."""
-        channel_id = info.thread_id or info.channel_id
-        if channel_id is None:
-            return None
-        channel = self.get_channel(channel_id)
-        if channel is None:
-            try:
-                channel = await self.fetch_channel(channel_id)
-            except discord.HTTPException:
-                log.warning("game %s: its channel %s is gone", info.id, channel_id)
-                return None
-        return channel if isinstance(channel, discord.abc.Messageable) else None
+        return await self.courier.channel(info.thread_id or info.channel_id)
 
 
 def ours(

@@ -25,7 +25,7 @@ import io
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 from weakref import WeakValueDictionary
 
 import aiohttp
@@ -45,15 +45,14 @@ NO_MENTIONS = discord.AllowedMentions.none()
 
 @dataclass(frozen=True)
 class Outgoing:
-    """One message as a maker builds it. `target`: the game's thread, or the follow-up
-    of the interaction that caused it (`followup`: application id and token). `edit`
-    is a message to edit in place instead of sending a new one."""
+    """One message as a maker builds it: for the game's thread, or, with `followup`
+    (application id and token), the follow-up of the interaction that caused it.
+    `edit` is a message to edit in place instead of sending a new one."""
 
     content: str
     files: Sequence[tuple[str, bytes]] = ()
     view: discord.ui.View | None = None
     mentions: discord.AllowedMentions = NO_MENTIONS
-    target: Literal["thread", "followup"] = "thread"
     followup: tuple[int, str] | None = None
     edit: tuple[int, int] | None = None
     on_sent: Callable[[discord.Message], Awaitable[None]] | None = None
@@ -145,7 +144,7 @@ class Courier:
                 await self.service.outbox.delivered(item.id)
                 return True
             message: discord.Message | None
-            if outgoing.target == "followup":
+            if outgoing.followup is not None:
                 message = await self._followup(item, outgoing)
             else:
                 message = await self._to_thread(item, info, outgoing)
@@ -183,7 +182,7 @@ class Courier:
         """The private answer, with the interaction's token while Discord accepts it."""
         expires = getattr(item.payload, "expires_at", None)
         if outgoing.followup is None or (expires and expires <= self.service.now()):
-            return None
+            return None  # Discord would no longer accept it
         application_id, token = outgoing.followup
         # the same webhook discord.py builds for `interaction.followup`
         webhook = discord.Webhook.from_state(
@@ -204,7 +203,7 @@ class Courier:
     async def _to_thread(
         self, item: Owed, info: GameInfo, outgoing: Outgoing
     ) -> discord.Message | None:
-        thread = await self._channel(info.thread_id or info.channel_id)
+        thread = await self.channel(info.thread_id or info.channel_id)
         if thread is None:
             return await self._to_channel(item, info, outgoing)
         try:
@@ -227,7 +226,7 @@ class Courier:
         to the thread."""
         if info.thread_id is None or info.channel_id in (None, info.thread_id):
             raise ServiceError(f"game {info.id} has no channel that accepts its posts")
-        channel = await self._channel(info.channel_id)
+        channel = await self.channel(info.channel_id)
         if channel is None:
             raise ServiceError(f"game {info.id}: its channel {info.channel_id} is gone")
         moved = Outgoing(
@@ -294,7 +293,9 @@ class Courier:
                 return message
         return None
 
-    async def _channel(self, channel_id: int | None) -> discord.abc.Messageable | None:
+    async def channel(self, channel_id: int | None) -> discord.abc.Messageable | None:
+        """A channel or thread we can post in, from the cache or Discord; None if it is
+        gone or closed to the bot."""
         if channel_id is None:
             return None
         channel = self.client.get_channel(channel_id)

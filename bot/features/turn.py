@@ -193,7 +193,6 @@ class TurnCommands(Feature):
         return Outgoing(
             done_text(reply),
             mentions=NO_MENTIONS,
-            target="followup",
             followup=(reply.application_id, reply.token),
         )
 

@@ -152,10 +152,6 @@ class Votes:
         )
         return VoteTally(vote, player(target), ballots, len(_voters(seats, vote.seat)))
 
-    async def open_vote(self, game_id: int) -> VoteRecord | None:
-        votes = await self.store.open_votes(game_id=game_id)
-        return votes[0] if votes else None
-
     async def message_posted(self, vote_id: int, channel_id: int, message_id: int) -> None:
         await self.store.set_vote_message(vote_id, channel_id, message_id)
 

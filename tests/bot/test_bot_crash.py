@@ -30,15 +30,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_discord import CHANNEL_ID, GUILD_ID, FakeDiscord, Pushed, user
+from fake_discord import FakeDiscord, Pushed, user
 from process_harness import BotProcess
+from wire_game import ALICE, BOB, game_to_first_recruit
 
 from bot.service import GameService, MountainKingRules
 from bot.store.sqlite import SqliteStore
-from rules.engine import seats_to_act
-from rules.legal import legal_actions
 
-ALICE, BOB = "930000000000000001", "930000000000000002"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 DELIVERY_TIMEOUT = 20.0  # from the restart until everything owed is there
 QUIET = 2.0  # then nothing more may arrive for this long
@@ -53,29 +51,7 @@ async def set_up_game(db: Path, thread: str) -> tuple[int, int]:
         service: GameService[Any, Any] = GameService(
             store, MountainKingRules(), rng=random.Random(2), reminder_interval=timedelta(hours=12)
         )
-        info = await service.create_game(
-            int(ALICE),
-            {"players": 2},
-            guild_id=int(GUILD_ID),
-            channel_id=int(CHANNEL_ID),
-            thread_id=int(thread),
-        )
-        await service.join(info.id, int(BOB))
-        info = await service.start(info.id, int(ALICE))
-        users = {s.seat: s.user_id for s in info.seats}
-        while True:
-            state = (await service.load(info.id)).state
-            if state.phase == "play":
-                break
-            seat = seats_to_act(state)[0]
-            kind = "keep" if state.phase == "draft" else "gate"
-            await service.act(info.id, users[seat], legal_actions(state, seat, kind)[0])
-        seat = seats_to_act(state)[0]
-        await service.act(info.id, users[seat], legal_actions(state, seat, "recruit")[0])
-        # the setup's own posts went out long ago: only what /mk end owes is in question
-        for owed in await service.outbox.owed(everything=True):
-            await service.outbox.delivered(owed.id)
-        return users[seat], users[1 - seat]
+        return await game_to_first_recruit(service, thread)
     finally:
         await store.close()
 

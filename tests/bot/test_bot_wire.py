@@ -17,8 +17,9 @@ from typing import Any
 
 import discord
 import pytest
-from fake_discord import CHANNEL_ID, GUILD_ID, FakeDiscord, user
+from fake_discord import FakeDiscord, user
 from PIL import Image
+from wire_game import ALICE, BOB, game_to_first_recruit
 
 from bot.__main__ import point_at
 from bot.app import create_bot
@@ -26,8 +27,6 @@ from bot.service import GameService, MountainKingRules
 from bot.settings import Settings
 from bot.store.sqlite import SqliteStore
 from rules.actions import Action
-from rules.engine import seats_to_act
-from rules.legal import legal_actions
 from rules.state import State
 
 TOKEN = "wire-test-token-123"
@@ -52,8 +51,7 @@ async def bot_on_the_wire(
     (its setup posts already delivered), and the real bot connected to a loopback
     Discord. Yields the fake, the bot's task, the thread, the mover and the other."""
     fake = FakeDiscord()
-    alice, bob = "930000000000000001", "930000000000000002"
-    fake.users = {alice: user(alice, "alice"), bob: user(bob, "bob")}
+    fake.users = {ALICE: user(ALICE, "alice"), BOB: user(BOB, "bob")}
     thread = fake.add_thread("Mountain King #1")
     await fake.start()
     saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
@@ -62,29 +60,7 @@ async def bot_on_the_wire(
     service: GameService[State, Action] = GameService(
         store, MountainKingRules(), rng=random.Random(2), reminder_interval=timedelta(hours=12)
     )
-    info = await service.create_game(
-        int(alice),
-        {"players": 2},
-        guild_id=int(GUILD_ID),
-        channel_id=int(CHANNEL_ID),
-        thread_id=int(thread),
-    )
-    await service.join(info.id, int(bob))
-    info = await service.start(info.id, int(alice))
-    users = {s.seat: s.user_id for s in info.seats}
-    while True:
-        state = (await service.load(info.id)).state
-        if state.phase == "play":
-            break
-        seat = seats_to_act(state)[0]
-        kind = "keep" if state.phase == "draft" else "gate"
-        await service.act(info.id, users[seat], legal_actions(state, seat, kind)[0])
-    seat = seats_to_act(state)[0]
-    await service.act(info.id, users[seat], legal_actions(state, seat, "recruit")[0])
-    for owed in await service.outbox.owed(everything=True):
-        await service.outbox.delivered(owed.id)
-    mover, other = users[seat], users[1 - seat]
-    assert mover is not None and other is not None
+    mover, other = await game_to_first_recruit(service, thread)
 
     point_at(fake.api_base, fake.gateway_url)
     bot = create_bot(
