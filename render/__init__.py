@@ -1,15 +1,37 @@
 """Images of the game: pure functions from a player's view (`rules.view.view`) to PNG
 bytes. The same view always gives the same bytes.
 
-    board_png(view, highlight=..., preview=...)   the mountain
-    pyramid_png(view, seat)                        one player's trollsmoot and storage
-    market_png(view)                               horde, spellbook, supplies
-    score_png(view, outcome)                       the final score sheet
+    board_png(view, highlight=..., preview=..., focus=..., names=...)   the mountain
+    pyramid_png(view, seat, names=...)       one player's pyramid (the rulebook's trollsmoot)
+    market_png(view)                         horde, spellbook, supplies
+    score_png(view, outcome, names=...)      the final score sheet
+    legend_png()                             how to read the board, drawn by the board's code
+    replay_webp(boards)                      the board turn by turn, an animated WebP
+
+`names` maps a seat to the player's display name ("alice", an AI's name): the board's
+header chips, the score sheet's rows and winner line and the pyramid's title show it
+beside the colour; without it they show colours only.
+
+A turn post's close-up is `board_png(view, highlight=cells, focus=True)`: the area
+around the highlighted cells (at least 7 by 7 cells, so a phone shows each cell about
+50 px wide) with its own coordinates on every edge, or the whole board when `cells` is
+empty. With a `preview`, `focus=True` (or `crop=True`, its older name) crops around
+the previewed tile instead.
 """
 
 from render.board import Preview, board_png
+from render.legend import legend_png
 from render.market import market_png
 from render.pyramid import pyramid_png
+from render.replay import replay_webp
 from render.scoresheet import score_png
 
-__all__ = ["Preview", "board_png", "market_png", "pyramid_png", "score_png"]
+__all__ = [
+    "Preview",
+    "board_png",
+    "legend_png",
+    "market_png",
+    "pyramid_png",
+    "replay_webp",
+    "score_png",
+]

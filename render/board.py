@@ -3,11 +3,17 @@
 The empty mountain of each side (tiers, Heart, rubble, buried resources, workshop
 sites, coordinates on every edge) is drawn once and cached; each render copies it and
 draws the pieces, workshops, statues and highlights on the copy.
+
+Every mark is drawn by one function of this module taking the box of its cell, so
+the legend (`render.legend`) draws its samples with exactly the board's code. Marks
+are sized for a phone, where Discord shows the whole board about 400 px wide (a cell
+is then about 22 px): one large letter per tunnel for its owner, one mineral badge,
+statues and pedestals with letters of at least 20 px.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -18,21 +24,27 @@ from render import theme
 from render.draw import (
     contrast,
     draw_text,
+    fit_text,
     font,
     mix,
     paste,
+    pedestal,
     png_bytes,
     resource_icon,
     statue_icon,
     text_center,
 )
+from render.theme import RGB
 from rules.content import load_content
 from rules.grid import COLUMNS, cell_name, parse_cell
 
 C = theme.CELL
 M = theme.MARGIN
-HEADER = 64
+HEADER = 84
 FOOTER = 62
+FOCUS_PAD = 2  # cells of context around a focus crop
+FOCUS_MIN = 7  # a focus crop is at least this many cells wide and high
+Box = tuple[int, int, int, int]
 
 
 @dataclass(frozen=True)
@@ -45,17 +57,44 @@ class Preview:
     anchor: str | None = None
 
 
+@dataclass(frozen=True)
+class Grid:
+    """Where cell A1 sits on an image: the board's grid, or a legend's sample grid."""
+
+    left: int
+    top: int
+
+    def box(self, cell: str) -> Box:
+        x, y = parse_cell(cell)
+        left, top = self.left + x * C, self.top + y * C
+        return left, top, left + C, top + C
+
+    def centre(self, cell: str) -> tuple[float, float]:
+        left, top, _, _ = self.box(cell)
+        return left + C / 2, top + C / 2
+
+
+BOARD = Grid(M, HEADER + M)
+
+
 def board_png(
     view: dict[str, Any],
     *,
     highlight: Iterable[str] = (),
     preview: Preview | None = None,
+    focus: bool = False,
     crop: bool = False,
+    names: Mapping[int, str] | None = None,
 ) -> bytes:
-    """PNG bytes of the board as `view` shows it; `highlight` outlines the cells that
-    changed last turn; `preview` draws a candidate tunnel (and `crop` keeps only the
-    area around it)."""
-    return png_bytes(board_image(view, highlight=highlight, preview=preview, crop=crop))
+    """PNG bytes of the board as `view` shows it.
+
+    `highlight` outlines the cells that changed last turn; `preview` draws a candidate
+    tunnel; `focus` (or its older name `crop`) keeps only the area around the preview's
+    cells, or else the highlighted ones, with its own coordinates (the whole board when
+    there are none); `names` (seat -> display name) labels the header chips."""
+    return png_bytes(
+        board_image(view, highlight=highlight, preview=preview, focus=focus or crop, names=names)
+    )
 
 
 def board_image(
@@ -63,44 +102,46 @@ def board_image(
     *,
     highlight: Iterable[str] = (),
     preview: Preview | None = None,
+    focus: bool = False,
     crop: bool = False,
+    names: Mapping[int, str] | None = None,
 ) -> Image.Image:
+    highlight = tuple(highlight)
     side = _side(view)
     img = static_board(side).copy()
     d = ImageDraw.Draw(img)
-    colours = [p["colour"] for p in view["players"]]
-    _draw_header(d, view, img.width)
-    _draw_pieces(img, d, view, colours)
+    _draw_header(d, view, img.width, names or {})
+    _draw_pieces(img, d, view)
     _draw_workshops(d, view)
     _draw_workshop_legend(d, view, img.width, img.height)
-    _draw_statues(img, view)
+    _draw_statues(img, d, view)
     for cell in highlight:
-        _outline(d, cell, theme.HIGHLIGHT, 4)
+        outline(d, BOARD.box(cell), theme.HIGHLIGHT)
     if preview is not None:
         _draw_preview(img, d, preview)
-        if crop:
-            img = _crop(img, view, preview.cells)
+    if focus or crop:
+        img = _crop(img, side, preview.cells if preview is not None else highlight)
     return img
 
 
-def _crop(
-    img: Image.Image, view: dict[str, Any], cells: tuple[str, ...], pad: int = 3
-) -> Image.Image:
-    """The area around `cells` with its own coordinates on every edge (so a cropped
-    preview still says where it is)."""
-    board = load_content().board(_side(view))
+def _crop(img: Image.Image, side: str, cells: Iterable[str]) -> Image.Image:
+    """The area around `cells` (at least FOCUS_MIN cells each way, so a phone shows
+    each cell about 50 px wide) with its own coordinates on every edge, so a crop
+    still says where it is; the whole board when no cell lies on it."""
+    board = load_content().board(side)
     # cells typed by hand may lie off the board: crop around those that are on it
-    on_board = [
-        (x, y)
-        for x, y in (parse_cell(c) for c in cells)
-        if 0 <= x < board.width and 0 <= y < board.height
-    ]
+    on_board = []
+    for cell in cells:
+        try:
+            x, y = parse_cell(cell)
+        except ValueError:
+            continue
+        if 0 <= x < board.width and 0 <= y < board.height:
+            on_board.append((x, y))
     if not on_board:
         return img
-    xs = [x for x, _ in on_board]
-    ys = [y for _, y in on_board]
-    x0, x1 = max(min(xs) - pad, 0), min(max(xs) + pad, board.width - 1)
-    y0, y1 = max(min(ys) - pad, 0), min(max(ys) + pad, board.height - 1)
+    x0, x1 = _span([x for x, _ in on_board], board.width)
+    y0, y1 = _span([y for _, y in on_board], board.height)
     region = img.crop(
         (M + x0 * C, HEADER + M + y0 * C, M + (x1 + 1) * C, HEADER + M + (y1 + 1) * C)
     )
@@ -118,6 +159,21 @@ def _crop(
     return out
 
 
+def _span(values: list[int], size: int) -> tuple[int, int]:
+    """First and last row (or column) of a crop around `values`: FOCUS_PAD cells of
+    context, widened to FOCUS_MIN cells, kept on the board."""
+    low, high = min(values) - FOCUS_PAD, max(values) + FOCUS_PAD
+    short = FOCUS_MIN - (high - low + 1)
+    if short > 0:
+        low -= short // 2
+        high += short - short // 2
+    if low < 0:
+        low, high = 0, high - low
+    if high > size - 1:
+        low, high = low - (high - size + 1), size - 1
+    return max(low, 0), high
+
+
 def _side(view: dict[str, Any]) -> str:
     config = view["config"]
     side = config.get("side")
@@ -126,15 +182,12 @@ def _side(view: dict[str, Any]) -> str:
     return "autumn" if config["players"] == 3 else "winter"
 
 
-def cell_box(cell: str) -> tuple[int, int, int, int]:
-    x, y = parse_cell(cell)
-    left, top = M + x * C, HEADER + M + y * C
-    return left, top, left + C, top + C
+def cell_box(cell: str) -> Box:
+    return BOARD.box(cell)
 
 
 def cell_centre(cell: str) -> tuple[float, float]:
-    left, top, _, _ = cell_box(cell)
-    return left + C / 2, top + C / 2
+    return BOARD.centre(cell)
 
 
 @cache
@@ -147,44 +200,32 @@ def static_board(side: str) -> Image.Image:
     d = ImageDraw.Draw(img)
     for y, row in enumerate(board.tiers):
         for x, ch in enumerate(row):
-            if ch == ".":
-                continue
-            box = cell_box(cell_name((x, y)))
-            fill = theme.HEART if ch == "H" else theme.TIER[ch]
-            d.rectangle(box, fill=fill, outline=theme.GRID, width=1)
-    # the Heart as one red block with a label
+            if ch != ".":
+                tier_cell(d, BOARD.box(cell_name((x, y))), ch)
     heart = [
-        cell_name((x, y))
+        BOARD.box(cell_name((x, y)))
         for y, row in enumerate(board.tiers)
         for x, ch in enumerate(row)
         if ch == "H"
     ]
     if heart:
-        boxes = [cell_box(c) for c in heart]
-        x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
-        x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
-        d.rectangle([x0, y0, x1, y1], fill=theme.HEART, outline=theme.INK_DARK, width=3)
-        text_center(d, ((x0 + x1) / 2, (y0 + y1) / 2 - 12), "HEART", 22, theme.INK)
-        text_center(
-            d, ((x0 + x1) / 2, (y0 + y1) / 2 + 14), "of the mountain", 13, theme.INK, "regular"
+        heart_block(
+            d,
+            (
+                min(b[0] for b in heart),
+                min(b[1] for b in heart),
+                max(b[2] for b in heart),
+                max(b[3] for b in heart),
+            ),
         )
     for cell in board.rubble:
-        _rubble(d, cell)
+        rubble(d, BOARD.box(cell))
     for cell, resource in board.buried.items():
-        left, top, _, _ = cell_box(cell)
-        icon = resource_icon(resource, 26)
-        paste(img, icon, (left + C * 0.7, top + C * 0.7))
+        buried_resource(img, BOARD.box(cell), resource)
     for cell in board.workshop_sites:
-        left, top, right, bottom = cell_box(cell)
-        d.rectangle([left + 6, top + 6, right - 6, bottom - 6], outline=theme.INK, width=2)
-        d.rectangle([left + 10, top + 10, right - 10, bottom - 10], outline=theme.INK_DIM, width=1)
-        text_center(d, ((left + right) / 2, (top + bottom) / 2), "site", 13, theme.INK)
+        workshop_site(d, BOARD.box(cell))
     for point in board.start_points:
-        left, top, right, bottom = cell_box(point.cell)
-        d.rectangle([left + 2, top + 2, right - 2, bottom - 2], outline=theme.INK, width=2)
-        label = "/".join(str(n) for n in point.players)
-        text_center(d, ((left + right) / 2, top + 14), point.id, 13, theme.INK)
-        text_center(d, ((left + right) / 2, bottom - 14), label, 13, theme.INK_DIM)
+        start_point(d, BOARD.box(point.cell), point.id, point.players)
     # coordinates on all four edges
     for x in range(board.width):
         cx = M + x * C + C / 2
@@ -197,156 +238,345 @@ def static_board(side: str) -> Image.Image:
     return img
 
 
-def _rubble(d: ImageDraw.ImageDraw, cell: str) -> None:
-    """Rubble: a ring of rocks around the cell's centre."""
-    left, top, _, _ = cell_box(cell)
+# --- the marks, one function each (the legend draws them with the same code) --------
+
+
+def tier_cell(d: ImageDraw.ImageDraw, box: Box, tier: str) -> None:
+    """An empty cell of tier "1"-"5" (or "H", the Heart)."""
+    fill = theme.HEART if tier == "H" else theme.TIER[tier]
+    d.rectangle(box, fill=fill, outline=theme.GRID, width=1)
+
+
+def heart_block(d: ImageDraw.ImageDraw, box: Box) -> None:
+    """The Heart of the mountain as one labelled block."""
+    x0, y0, x1, y1 = box
+    d.rectangle(box, fill=theme.HEART, outline=theme.INK_DARK, width=3)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    if x1 - x0 > 2 * C:
+        text_center(d, (cx, cy - 12), "HEART", 28, theme.INK)
+        text_center(d, (cx, cy + 18), "of the mountain", 15, theme.INK, "regular")
+    else:
+        text_center(d, (cx, cy), "H", 28, theme.INK)
+
+
+def rubble(d: ImageDraw.ImageDraw, box: Box) -> None:
+    """Rubble: a ring of rocks around the cell's centre (a buried statue or resource
+    may lie inside it)."""
+    left, top, _, _ = box
     cx, cy = left + C / 2, top + C / 2
-    for dx, dy in ((-14, -10), (0, -16), (14, -10), (16, 6), (4, 16), (-12, 12), (-17, 0)):
-        r = 6
+    r = 7
+    for dx, dy in ((-15, -12), (0, -19), (15, -12), (19, 5), (7, 18), (-9, 18), (-19, 4)):
         d.ellipse(
             [cx + dx - r, cy + dy - r, cx + dx + r, cy + dy + r],
-            fill=(92, 84, 76),
+            fill=theme.RUBBLE,
             outline=theme.INK_DARK,
-            width=1,
+            width=2,
         )
 
 
-def _owner_colour(view: dict[str, Any], owner: int | None) -> tuple[tuple[int, int, int], str]:
-    if owner is None:
-        return theme.NOBODY, "?"
-    colour = view["players"][owner]["colour"]
-    return theme.PLAYER[colour], theme.PLAYER_LETTER[colour]
+def buried_resource(img: Image.Image, box: Box, resource: str) -> None:
+    """A resource lying in the rock: whoever digs here takes it."""
+    left, top, _, _ = box
+    paste(img, resource_icon(resource, 30), (left + C / 2, top + C / 2))
 
 
-def _draw_header(d: ImageDraw.ImageDraw, view: dict[str, Any], width: int) -> None:
-    """One chip per player: letter, honor on the track and colour name; the player to
-    act has a white frame and an arrow."""
+def workshop_site(d: ImageDraw.ImageDraw, box: Box) -> None:
+    """An empty workshop site: a double frame with the word "site"."""
+    left, top, right, bottom = box
+    d.rectangle([left + 3, top + 3, right - 3, bottom - 3], outline=theme.INK, width=3)
+    d.rectangle([left + 8, top + 8, right - 8, bottom - 8], outline=theme.INK_DIM, width=1)
+    text_center(
+        d, ((left + right) / 2, (top + bottom) / 2), "site", 18, theme.INK, stroke=theme.INK_DARK
+    )
+
+
+def start_point(d: ImageDraw.ImageDraw, box: Box, name: str, players: Iterable[int]) -> None:
+    """A start point for a gate (`W8`) and the player counts that use it (`5`)."""
+    left, top, right, bottom = box
+    d.rectangle([left + 2, top + 2, right - 2, bottom - 2], outline=theme.INK, width=2)
+    label = "/".join(str(n) for n in players)
+    text_center(d, ((left + right) / 2, top + 17), name, 18, theme.INK)
+    text_center(d, ((left + right) / 2, bottom - 15), label, 16, theme.INK_DIM)
+
+
+def workshop(d: ImageDraw.ImageDraw, box: Box, name: str) -> None:
+    """An established workshop: a grey plate with its short name (full names are in
+    the footer)."""
+    left, top, right, bottom = box
+    d.rectangle(
+        [left + 2, top + 2, right - 2, bottom - 2],
+        fill=theme.PANEL_LIGHT,
+        outline=theme.INK,
+        width=3,
+    )
+    text_center(
+        d,
+        ((left + right) / 2, (top + bottom) / 2),
+        theme.WORKSHOP_SHORT.get(name, "?"),
+        20,
+        theme.INK,
+        "condensed",
+    )
+
+
+def tunnel_cell(d: ImageDraw.ImageDraw, box: Box, colour: RGB) -> None:
+    d.rectangle(box, fill=colour)
+
+
+def hall_cell(img: Image.Image, box: Box, colour: RGB) -> None:
+    """A great hall's cell: a diagonal hatch tells halls from tunnels without colour."""
+    fill = hall_fill(colour)
+    img.paste(_hatch(fill, mix(fill, colour, 0.6)), (box[0], box[1]))
+
+
+def hall_fill(colour: RGB) -> RGB:
+    return mix(colour, (255, 255, 255), 0.35)
+
+
+def piece_edges(d: ImageDraw.ImageDraw, grid: Grid, cells: Iterable[str]) -> None:
+    """A thick dark line where a piece ends."""
+    mine = set(cells)
+    for cell in mine:
+        x, y = parse_cell(cell)
+        left, top, right, bottom = grid.box(cell)
+        for (nx, ny), edge in (
+            ((x, y - 1), [(left, top), (right, top)]),
+            ((x + 1, y), [(right, top), (right, bottom)]),
+            ((x, y + 1), [(left, bottom), (right, bottom)]),
+            ((x - 1, y), [(left, top), (left, bottom)]),
+        ):
+            if nx < 0 or ny < 0 or cell_name((nx, ny)) not in mine:
+                d.line(edge, fill=theme.INK_DARK, width=4)
+
+
+def owner_letter(
+    d: ImageDraw.ImageDraw, centre: tuple[float, float], letter: str, fill: RGB, size: int = 34
+) -> None:
+    """A tunnel's owner, once per tunnel."""
+    text_center(d, centre, letter, size, contrast(fill))
+
+
+def mineral_badge(
+    d: ImageDraw.ImageDraw, centre: tuple[float, float], mineral: str, size: int = 32
+) -> None:
+    """A tunnel's mineral (S, I, H) on a square of its colour, once per tunnel."""
+    cx, cy = centre
+    h = size / 2
+    d.rounded_rectangle(
+        [cx - h, cy - h, cx + h, cy + h],
+        radius=max(3, size // 8),
+        fill=theme.MINERAL_FILL[mineral],
+        outline=theme.INK_DARK,
+        width=2,
+    )
+    text_center(d, (cx, cy), theme.RESOURCE_LETTER[mineral], round(size * 0.75), theme.INK_DARK)
+
+
+def anchor_dot(
+    d: ImageDraw.ImageDraw, centre: tuple[float, float], ring: RGB, size: int = 20
+) -> None:
+    """A tile's anchor that carries no pedestal: a black dot."""
+    cx, cy = centre
+    h = size / 2
+    d.ellipse([cx - h, cy - h, cx + h, cy + h], fill=theme.INK_DARK, outline=ring, width=2)
+
+
+def statue(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    box: Box,
+    clan: str,
+    buried: bool,
+    shift: tuple[float, float] = (0, 0),
+) -> None:
+    """A statue with its clan letter; a buried one sits in a black circle."""
+    left, top, right, bottom = box
+    cx, cy = (left + right) / 2 + shift[0], (top + bottom) / 2 + shift[1]
+    if buried:
+        d.ellipse([left + 4, top + 4, right - 4, bottom - 4], fill=theme.INK_DARK)
+        paste(img, statue_icon(clan, 40), (cx, cy))
+    else:
+        paste(img, statue_icon(clan, 46), (cx, cy))
+
+
+def gate(d: ImageDraw.ImageDraw, box: Box, colour: RGB, letter: str, covered: bool) -> None:
+    """A player's gate: their letter in a frame (smaller when a statue stands on it)."""
+    left, top, right, bottom = box
+    ink = contrast(colour)
+    d.rectangle([left + 5, top + 5, right - 5, bottom - 5], outline=ink, width=3)
+    if covered:
+        text_center(d, (left + 15, top + 15), letter, 18, ink)
+        return
+    text_center(d, ((left + right) / 2, (top + bottom) / 2 - 5), letter, 30, ink)
+    text_center(d, ((left + right) / 2, bottom - 12), "gate", 11, ink, "regular")
+
+
+def altar(d: ImageDraw.ImageDraw, box: Box, fill: RGB, low: int, high: int) -> None:
+    """A great hall's altar with its value without and with a statue on it."""
+    left, top, right, bottom = box
+    d.rectangle(
+        [left + 6, top + 6, right - 6, bottom - 6],
+        fill=mix(fill, (255, 255, 255), 0.5),
+        outline=theme.INK_DARK,
+        width=3,
+    )
+    text_center(d, ((left + right) / 2, bottom - 14), f"{low}/{high}", 15, theme.INK_DARK)
+
+
+def outline(d: ImageDraw.ImageDraw, box: Box, colour: RGB, width: int = 4) -> None:
+    """The frame around a cell that changed last turn (or a previewed one)."""
+    left, top, right, bottom = box
+    d.rectangle([left + 1, top + 1, right - 1, bottom - 1], outline=theme.INK_DARK, width=width + 2)
+    d.rectangle([left + 2, top + 2, right - 2, bottom - 2], outline=colour, width=width)
+
+
+def header_chip(
+    d: ImageDraw.ImageDraw,
+    box: Box,
+    colour_name: str,
+    score: int,
+    label: str,
+    active: bool,
+) -> None:
+    """One player in the header: their letter, honor on the track and name (or colour
+    word); the player to act has a white frame and an arrow."""
+    x0, y0, x1, y1 = box
+    colour = theme.PLAYER[colour_name]
+    d.rounded_rectangle(
+        [x0, y0, x1, y1],
+        radius=8,
+        fill=colour,
+        outline=theme.HIGHLIGHT if active else colour,
+        width=4 if active else 1,
+    )
+    ink = contrast(colour)
+    mid = (y0 + y1) / 2
+    text_center(d, (x0 + 22, mid), theme.PLAYER_LETTER[colour_name], 32, ink)
+    tx = x0 + 44
+    draw_text(d, (tx, y0 + 20), str(score), 24, ink, "bold", "lm")
+    if active:
+        tip = x1 - 9
+        d.polygon([(tip, y0 + 20), (tip - 13, y0 + 10), (tip - 13, y0 + 30)], fill=ink)
+    draw_text(d, (tx, y1 - 18), fit_text(label, 20, "bold", x1 - 8 - tx), 20, ink, "bold", "lm")
+
+
+# --- the board's layers ----------------------------------------------------------------
+
+
+def _draw_header(
+    d: ImageDraw.ImageDraw, view: dict[str, Any], width: int, names: Mapping[int, str]
+) -> None:
     d.rectangle([0, 0, width, HEADER - 6], fill=theme.PANEL)
     to_act = set(view.get("to_act", []))
     scores = view.get("scores", [])
     players = view["players"]
     gap = 10
     chip = (width - gap * (len(players) + 1)) // len(players)
-    mid = (10 + HEADER - 16) / 2
     for i, p in enumerate(players):
         x = gap + i * (chip + gap)
-        colour = theme.PLAYER[p["colour"]]
-        active = p["seat"] in to_act
-        d.rounded_rectangle(
-            [x, 10, x + chip, HEADER - 16],
-            radius=8,
-            fill=colour,
-            outline=theme.HIGHLIGHT if active else colour,
-            width=4 if active else 1,
-        )
-        ink = contrast(colour)
         account = p["account"]
         score = scores[account] if account < len(scores) else 0
-        text_center(d, (x + 22, mid), theme.PLAYER_LETTER[p["colour"]], 26, ink)
-        draw_text(d, (x + 42, mid), str(score), 24, ink, "bold", "lm")
-        right = x + chip - (26 if active else 10)
-        draw_text(d, (right, mid), p["colour"], 15, ink, "regular", "rm")
-        if active:
-            tip = x + chip - 8
-            d.polygon([(tip, mid), (tip - 12, mid - 9), (tip - 12, mid + 9)], fill=ink)
+        label = names.get(p["seat"]) or p["colour"]
+        header_chip(
+            d, (x, 8, x + chip, HEADER - 14), p["colour"], score, label, p["seat"] in to_act
+        )
 
 
-def _draw_pieces(
-    img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], colours: list[str]
+def _owner(view: dict[str, Any], owner: int | None) -> tuple[RGB, str]:
+    if owner is None:
+        return theme.NOBODY, "?"
+    colour = view["players"][owner]["colour"]
+    return theme.PLAYER[colour], theme.PLAYER_LETTER[colour]
+
+
+def _draw_pieces(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    statues = set(view["board"]["statues"])
+    for piece in view["board"]["pieces"]:
+        colour, letter = _owner(view, piece["owner"])
+        draw_piece(img, d, BOARD, piece, colour, letter, statues)
+
+
+def draw_piece(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    grid: Grid,
+    piece: dict[str, Any],
+    colour: RGB,
+    letter: str,
+    statues: set[str],
 ) -> None:
-    pieces = view["board"]["pieces"]
-    where: dict[str, int] = {}
-    for piece in pieces:
-        for cell in piece["cells"]:
-            where[cell] = piece["id"]
-    halls = {h.id: h for h in load_content().halls}
-    for piece in pieces:
-        colour, letter = _owner_colour(view, piece["owner"])
-        kind = piece["kind"]
-        fill = colour if kind != "hall" else mix(colour, (255, 255, 255), 0.35)
-        for cell in piece["cells"]:
-            left, top, right, bottom = cell_box(cell)
-            if kind == "hall":  # a diagonal hatch tells halls from tunnels without colour
-                img.paste(_hatch(fill, mix(fill, colour, 0.6)), (left, top))
-            else:
-                d.rectangle([left, top, right, bottom], fill=fill)
-        # borders where the piece ends
-        for cell in piece["cells"]:
-            x, y = parse_cell(cell)
-            left, top, right, bottom = cell_box(cell)
-            for (nx, ny), edge in (
-                ((x, y - 1), [(left, top), (right, top)]),
-                ((x + 1, y), [(right, top), (right, bottom)]),
-                ((x, y + 1), [(left, bottom), (right, bottom)]),
-                ((x - 1, y), [(left, top), (left, bottom)]),
-            ):
-                if nx < 0 or ny < 0 or where.get(cell_name((nx, ny))) != piece["id"]:
-                    d.line(edge, fill=theme.INK_DARK, width=4)
-        ink = contrast(fill)
-        if kind == "gate":
-            cell = piece["cells"][0]
-            left, top, right, bottom = cell_box(cell)
-            d.rectangle([left + 6, top + 6, right - 6, bottom - 6], outline=ink, width=3)
-            text_center(d, cell_centre(cell), letter, 24, ink)
-            text_center(d, (cell_centre(cell)[0], bottom - 12), "gate", 11, ink, "regular")
-            continue
+    """A gate, tunnel or great hall (`piece` as in a view) in its owner's colour."""
+    kind = piece["kind"]
+    cells: list[str] = piece["cells"]
+    for cell in cells:
         if kind == "hall":
-            info = halls[piece["name"]]
-            first = piece["cells"][0]
-            left, top, _, _ = cell_box(first)
-            draw_text(d, (left + 4, top + 3), letter, 14, ink)
-            altar = piece.get("altar")
-            if altar:
-                al, at, ar, ab = cell_box(altar)
-                d.rectangle(
-                    [al + 8, at + 8, ar - 8, ab - 8],
-                    fill=mix(fill, (255, 255, 255), 0.5),
-                    outline=theme.INK_DARK,
-                    width=3,
-                )
-                text_center(d, (al + C / 2, ab - 10), f"{info.low}/{info.high}", 11, theme.INK_DARK)
-            name_cell = next((c for c in piece["cells"] if c != altar), first)
-            nl, nt, nr, nb = cell_box(name_cell)
-            text_center(
-                d, ((nl + nr) / 2, (nt + nb) / 2), _initials(info.name), 16, ink, stroke=fill
-            )
-            continue
-        mineral = piece.get("mineral") or "stone"
-        for cell in piece["cells"]:
-            left, top, right, bottom = cell_box(cell)
-            draw_text(d, (left + 4, top + 2), letter, 14, ink)
-            badge = theme.MINERAL_FILL[mineral]
-            d.rectangle(
-                [right - 19, top + 3, right - 3, top + 19], fill=badge, outline=theme.INK_DARK
-            )
-            text_center(
-                d, (right - 11, top + 11), theme.RESOURCE_LETTER[mineral], 12, theme.INK_DARK
-            )
-        anchor = piece.get("anchor")
-        if anchor:
-            left, top, right, bottom = cell_box(anchor)
-            box = [right - 22, bottom - 22, right - 4, bottom - 4]
-            pedestal = piece.get("pedestal")
-            if pedestal:
-                d.rectangle(
-                    [right - 26, bottom - 26, right - 3, bottom - 3],
-                    fill=theme.CLAN[pedestal],
-                    outline=theme.INK_DARK,
-                    width=2,
-                )
-                text_center(
-                    d,
-                    (right - 14.5, bottom - 14.5),
-                    theme.CLAN_LETTER[pedestal],
-                    14,
-                    contrast(theme.CLAN[pedestal]),
-                )
+            hall_cell(img, grid.box(cell), colour)
+        else:
+            tunnel_cell(d, grid.box(cell), colour)
+    piece_edges(d, grid, cells)
+    if kind == "gate":
+        gate(d, grid.box(cells[0]), colour, letter, cells[0] in statues)
+        return
+    if kind == "hall":
+        _hall_marks(d, grid, piece, colour, letter, statues)
+        return
+    anchor = piece.get("anchor")
+    free = [c for c in cells if c != anchor and c not in statues]
+    mineral = piece.get("mineral") or "stone"
+    if len(free) >= 2:
+        owner_letter(d, grid.centre(free[0]), letter, colour)
+        mineral_badge(d, grid.centre(free[1]), mineral)
+    elif free:
+        cx, cy = grid.centre(free[0])
+        owner_letter(d, (cx - 12, cy), letter, colour, 30)
+        mineral_badge(d, (cx + 14, cy), mineral, 24)
+    else:  # every cell holds a statue or the anchor: small, in the top corners
+        left, top, right, _ = grid.box(cells[0])
+        owner_letter(d, (left + 10, top + 11), letter, colour, 18)
+        mineral_badge(d, (right - 11, top + 11), mineral, 18)
+    if anchor:
+        left, top, right, bottom = grid.box(anchor)
+        ped = piece.get("pedestal")
+        if anchor in statues:  # the statue stands in the middle: the mark in a corner
+            if ped:
+                pedestal(d, (right - 14, bottom - 14), ped, 26)
             else:
-                d.ellipse(box, fill=theme.INK_DARK, outline=ink, width=2)
+                anchor_dot(d, (right - 10, bottom - 10), contrast(colour), 14)
+        elif not free and anchor == cells[0]:  # the labels took the top of the cell
+            low = ((left + right) / 2, bottom - 17)
+            if ped:
+                pedestal(d, low, ped, 30)
+            else:
+                anchor_dot(d, low, contrast(colour), 18)
+        elif ped:
+            pedestal(d, grid.centre(anchor), ped)
+        else:
+            anchor_dot(d, grid.centre(anchor), contrast(colour))
+
+
+def _hall_marks(
+    d: ImageDraw.ImageDraw,
+    grid: Grid,
+    piece: dict[str, Any],
+    colour: RGB,
+    letter: str,
+    statues: set[str],
+) -> None:
+    info = next(h for h in load_content().halls if h.id == piece["name"])
+    fill = hall_fill(colour)
+    cells: list[str] = piece["cells"]
+    altar_cell = piece.get("altar")
+    if altar_cell:
+        altar(d, grid.box(altar_cell), fill, info.low, info.high)
+    free = [c for c in cells if c != altar_cell and c not in statues] or cells
+    left, top, right, bottom = grid.box(free[0])
+    ink = contrast(fill)
+    text_center(d, ((left + right) / 2, top + 19), letter, 24, ink, stroke=fill)
+    text_center(d, ((left + right) / 2, bottom - 16), _initials(info.name), 20, ink, stroke=fill)
 
 
 @cache
-def _hatch(fill: tuple[int, int, int], line: tuple[int, int, int]) -> Image.Image:
+def _hatch(fill: RGB, line: RGB) -> Image.Image:
     tile = Image.new("RGB", (C + 1, C + 1), fill)
     td = ImageDraw.Draw(tile)
     for k in range(-C, C + 1, 12):
@@ -360,22 +590,8 @@ def _initials(name: str) -> str:
 
 
 def _draw_workshops(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    for site, workshop in view["board"]["workshops"].items():
-        left, top, right, bottom = cell_box(site)
-        d.rectangle(
-            [left + 2, top + 2, right - 2, bottom - 2],
-            fill=theme.PANEL_LIGHT,
-            outline=theme.INK,
-            width=2,
-        )
-        text_center(
-            d,
-            ((left + right) / 2, (top + bottom) / 2 - 4),
-            theme.WORKSHOP_SHORT.get(workshop, "?"),
-            16,
-            theme.INK,
-        )
-        text_center(d, ((left + right) / 2, bottom - 10), "shop", 10, theme.INK_DIM, "regular")
+    for site, name in view["board"]["workshops"].items():
+        workshop(d, BOARD.box(site), name)
 
 
 def _draw_workshop_legend(
@@ -396,7 +612,7 @@ def _draw_workshop_legend(
             d,
             (width / 2, top + FOOTER / 2),
             "No workshops established yet",
-            16,
+            18,
             theme.INK_DIM,
             "regular",
         )
@@ -404,31 +620,23 @@ def _draw_workshop_legend(
     lines: list[str] = [""]
     for entry in entries:
         candidate = f"{lines[-1]}   {entry}" if lines[-1] else f"Workshops: {entry}"
-        if d.textlength(candidate, font=font(16)) > width - 24 and lines[-1]:
+        if d.textlength(candidate, font=font(18)) > width - 24 and lines[-1]:
             lines.append(entry)
         else:
             lines[-1] = candidate
     for i, line in enumerate(lines[:2]):
-        draw_text(d, (12, top + 18 + 24 * i), line, 16, theme.INK, "bold", "lm")
+        draw_text(d, (12, top + 18 + 26 * i), line, 18, theme.INK, "bold", "lm")
 
 
-def _draw_statues(img: Image.Image, view: dict[str, Any]) -> None:
-    covered = {c for p in view["board"]["pieces"] for c in p["cells"]}
-    d = ImageDraw.Draw(img)
+def _draw_statues(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    pieces = view["board"]["pieces"]
+    covered = {c for p in pieces for c in p["cells"]}
+    # a statue on an anchor or an altar leaves room for that mark
+    marked = {p["anchor"] for p in pieces if p.get("anchor")}
+    altars = {p["altar"] for p in pieces if p.get("altar")}
     for cell, clan in view["board"]["statues"].items():
-        centre = cell_centre(cell)
-        if cell in covered:
-            paste(img, statue_icon(clan, 40), centre)
-        else:  # still buried: smaller, in a dark ring
-            left, top, right, bottom = cell_box(cell)
-            d.ellipse([left + 9, top + 9, right - 9, bottom - 9], fill=theme.INK_DARK)
-            paste(img, statue_icon(clan, 30), centre)
-
-
-def _outline(d: ImageDraw.ImageDraw, cell: str, colour: tuple[int, int, int], width: int) -> None:
-    left, top, right, bottom = cell_box(cell)
-    d.rectangle([left + 1, top + 1, right - 1, bottom - 1], outline=theme.INK_DARK, width=width + 2)
-    d.rectangle([left + 2, top + 2, right - 2, bottom - 2], outline=colour, width=width)
+        shift = (-6.0, -4.0) if cell in marked else (0.0, -8.0) if cell in altars else (0.0, 0.0)
+        statue(img, d, BOARD.box(cell), clan, cell not in covered, shift)
 
 
 def _draw_preview(img: Image.Image, d: ImageDraw.ImageDraw, preview: Preview) -> None:
@@ -437,28 +645,22 @@ def _draw_preview(img: Image.Image, d: ImageDraw.ImageDraw, preview: Preview) ->
     od = ImageDraw.Draw(overlay)
     for cell in preview.cells:
         if _on_image(img, cell):
-            od.rectangle(cell_box(cell), fill=(*colour, 110))
+            od.rectangle(BOARD.box(cell), fill=(*colour, 110))
     img.paste(overlay, (0, 0), overlay)
     for cell in preview.cells:
         if _on_image(img, cell):
-            _outline(d, cell, colour, 4)
+            outline(d, BOARD.box(cell), colour)
     if preview.anchor and _on_image(img, preview.anchor):
-        left, top, right, bottom = cell_box(preview.anchor)
-        d.ellipse(
-            [right - 22, bottom - 22, right - 4, bottom - 4],
-            fill=theme.INK_DARK,
-            outline=colour,
-            width=3,
-        )
+        anchor_dot(d, BOARD.centre(preview.anchor), colour, 22)
     if preview.reason_cell and _on_image(img, preview.reason_cell):
-        left, top, right, bottom = cell_box(preview.reason_cell)
+        left, top, right, bottom = BOARD.box(preview.reason_cell)
         d.line([(left + 8, top + 8), (right - 8, bottom - 8)], fill=theme.BAD, width=6)
         d.line([(left + 8, bottom - 8), (right - 8, top + 8)], fill=theme.BAD, width=6)
 
 
 def _on_image(img: Image.Image, cell: str) -> bool:
     try:
-        _, _, right, bottom = cell_box(cell)
+        _, _, right, bottom = BOARD.box(cell)
     except ValueError:
         return False
     return right <= img.width - M and bottom <= img.height - M

@@ -88,6 +88,31 @@ def _text_mask(text: str, size: int, style: str, anchor: str) -> tuple[Image.Ima
     return mask, left, top
 
 
+def fit_text(text: str, size: int, style: str, width: float) -> str:
+    """`text`, cut with an ellipsis if it is wider than `width` pixels."""
+    f = font(size, style)
+    if f.getlength(text) <= width:
+        return text
+    for end in range(len(text) - 1, 0, -1):
+        cut = text[:end].rstrip() + "…"
+        if f.getlength(cut) <= width:
+            return cut
+    return "…"
+
+
+def wrap_text(text: str, size: int, style: str, width: float) -> list[str]:
+    """`text` broken into lines no wider than `width` pixels (a word longer than a line
+    stands alone on its line)."""
+    f = font(size, style)
+    lines: list[str] = []
+    for word in text.split():
+        if lines and f.getlength(f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
 def contrast(rgb: RGB) -> RGB:
     """Dark or light ink, whichever reads better on `rgb`."""
     r, g, b = rgb
@@ -184,7 +209,8 @@ def resource_icon(
 
 @cache
 def statue_icon(clan: str, size: int) -> Image.Image:
-    """A statue: a pawn-like figure in its clan colour with the clan letter."""
+    """A statue: a figure in its clan colour, a small head on a broad body that carries
+    the clan letter large enough to read on a phone."""
     scale = 4
     s = size * scale
     img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
@@ -192,21 +218,47 @@ def statue_icon(clan: str, size: int) -> Image.Image:
     colour = (*theme.CLAN[clan], 255)
     line = (*theme.INK_DARK, 255)
     w = max(2, s // 16)
-    d.ellipse([s * 0.3, s * 0.04, s * 0.7, s * 0.42], fill=colour, outline=line, width=w)
-    d.polygon(
-        [(s * 0.22, s * 0.94), (s * 0.34, s * 0.38), (s * 0.66, s * 0.38), (s * 0.78, s * 0.94)],
-        fill=colour,
-        outline=line,
-        width=w,
+    d.ellipse([s * 0.34, s * 0.02, s * 0.66, s * 0.32], fill=colour, outline=line, width=w)
+    d.rounded_rectangle(
+        [s * 0.12, s * 0.28, s * 0.88, s * 0.98], radius=s // 7, fill=colour, outline=line, width=w
     )
     d.text(
-        (s / 2, s * 0.66),
+        (s / 2, s * 0.64),
         theme.CLAN_LETTER[clan],
-        font=font(int(s * 0.36)),
+        font=font(int(s * 0.56)),
         fill=(*contrast(theme.CLAN[clan]), 255),
         anchor="mm",
     )
     return img.resize((size, size), Image.Resampling.LANCZOS)
+
+
+def pedestal(
+    d: ImageDraw.ImageDraw, centre: tuple[float, float], clan: str, size: int = 40
+) -> None:
+    """A pedestal of a clan: a plinth (cap, column, base) in the clan's colour with its
+    letter, shaped unlike the square mineral badge."""
+    cx, cy = centre
+    h = size / 2
+    colour = theme.CLAN[clan]
+    slab = max(4, size // 7)
+    inset = max(3, size // 8)
+    line = max(1, size // 20)
+    d.rectangle(
+        [cx - h + inset, cy - h, cx + h - inset, cy + h],
+        fill=colour,
+        outline=theme.INK_DARK,
+        width=line,
+    )
+    d.rectangle(
+        [cx - h + 1, cy - h, cx + h - 1, cy - h + slab],
+        fill=colour,
+        outline=theme.INK_DARK,
+        width=line,
+    )
+    d.rectangle(
+        [cx - h, cy + h - slab, cx + h, cy + h], fill=colour, outline=theme.INK_DARK, width=line
+    )
+    text_center(d, (cx, cy), theme.CLAN_LETTER[clan], round(size * 0.55), contrast(colour))
 
 
 def paste(base: Image.Image, icon: Image.Image, xy: tuple[float, float]) -> None:

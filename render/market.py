@@ -16,6 +16,7 @@ from render.draw import (
     draw_text,
     font,
     paste,
+    pedestal,
     png_bytes,
     resource_icon,
     text_center,
@@ -180,16 +181,7 @@ def _horde_card(
             draw_text(d, (bx + 12, y + 86), f"×{k}", 13, theme.INK, "bold", "lm")
             bx += 42
     if slot.get("pedestal"):
-        ped = slot["pedestal"]
-        d.rectangle(
-            [x + HORDE_W - 30, y + 74, x + HORDE_W - 8, y + 96],
-            fill=theme.CLAN[ped],
-            outline=theme.INK_DARK,
-            width=2,
-        )
-        text_center(
-            d, (x + HORDE_W - 19, y + 85), theme.CLAN_LETTER[ped], 13, contrast(theme.CLAN[ped])
-        )
+        pedestal(d, (x + HORDE_W - 19, y + 85), slot["pedestal"], 24)
     elif level == 3:
         d.rectangle([x + HORDE_W - 30, y + 74, x + HORDE_W - 8, y + 96], outline=theme.INK, width=2)
         text_center(d, (x + HORDE_W - 19, y + 85), "?", 14, theme.INK)

@@ -1,8 +1,10 @@
-"""The trollsmoot image: one player's pyramid of troll cards with what each troll holds
-or has room for, then their storage, pedestals, tokens and honor."""
+"""The pyramid image: one player's pyramid of troll cards (the rulebook's trollsmoot)
+with what each troll holds or has room for, then their storage, pedestals, tokens and
+honor."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -11,7 +13,10 @@ from render import theme
 from render.draw import (
     contrast,
     draw_text,
+    fit_text,
+    font,
     paste,
+    pedestal,
     png_bytes,
     resource_icon,
     text_center,
@@ -29,11 +34,17 @@ STORAGE_H = 196
 HEIGHT = TITLE + 4 * (CARD_H + GAP) + STORAGE_H + PAD
 
 
-def pyramid_png(view: dict[str, Any], seat: int) -> bytes:
-    return png_bytes(pyramid_image(view, seat))
+def pyramid_png(
+    view: dict[str, Any], seat: int, *, names: Mapping[int, str] | None = None
+) -> bytes:
+    """PNG bytes of the pyramid of the player in `seat`; `names` (seat -> display
+    name) puts the player's name in the title."""
+    return png_bytes(pyramid_image(view, seat, names=names))
 
 
-def pyramid_image(view: dict[str, Any], seat: int) -> Image.Image:
+def pyramid_image(
+    view: dict[str, Any], seat: int, *, names: Mapping[int, str] | None = None
+) -> Image.Image:
     player = view["players"][seat]
     account = view["accounts"][player["account"]]
     img = Image.new("RGB", (WIDTH, HEIGHT), theme.BACKGROUND)
@@ -43,8 +54,13 @@ def pyramid_image(view: dict[str, Any], seat: int) -> Image.Image:
     ink = contrast(colour)
     text_center(d, (34, (TITLE - 8) / 2), theme.PLAYER_LETTER[player["colour"]], 30, ink)
     pyramid = player["pyramid"]
-    title = f"{player['colour'].capitalize()}'s trollsmoot · {len(pyramid)}/10 trolls"
-    text_left(d, (62, (TITLE - 8) / 2), title, 26, ink)
+    colour_word = player["colour"].capitalize()
+    name = (names or {}).get(seat)
+    right = f"{colour_word} · {len(pyramid)}/10 trolls" if name else f"{len(pyramid)}/10 trolls"
+    draw_text(d, (WIDTH - PAD, (TITLE - 8) / 2), right, 22, ink, "bold", "rm")
+    room = WIDTH - PAD - 62 - 24 - d.textlength(right, font=font(22))
+    title = f"{name or colour_word}'s pyramid"
+    text_left(d, (62, (TITLE - 8) / 2), fit_text(title, 26, "bold", room), 26, ink)
     open_slots = _open_slots(pyramid)
     for row_index, row in enumerate(PYRAMID_ROWS):
         y = TITLE + (3 - row_index) * (CARD_H + GAP)
@@ -145,9 +161,7 @@ def _storage(
     text_left(d, (PAD + 14, y), "Pedestals", 18, theme.INK)
     x = PAD + 130
     for clan in ("fire", "ice", "moon"):
-        colour = theme.CLAN[clan]
-        d.rectangle([x, y - 14, x + 28, y + 14], fill=colour, outline=theme.INK_DARK, width=2)
-        text_center(d, (x + 14, y), theme.CLAN_LETTER[clan], 16, contrast(colour))
+        pedestal(d, (x + 14, y), clan, 30)
         draw_text(
             d, (x + 36, y), str(account["pedestals"].get(clan, 0)), 22, theme.INK, "bold", "lm"
         )

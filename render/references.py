@@ -3,8 +3,8 @@ the test and `scripts/update_reference_images.py` always draw the same things)."
 
 from __future__ import annotations
 
-from render import board_png, market_png, pyramid_png, score_png
-from render.samples import dig_preview, positions, sample_game
+from render import board_png, legend_png, market_png, pyramid_png, score_png
+from render.samples import SAMPLE_NAMES, dig_preview, positions, sample_game
 
 
 def reference_images() -> dict[str, bytes]:
@@ -18,14 +18,18 @@ def reference_images() -> dict[str, bytes]:
     team_outcome = teams.outcome
     assert team_outcome is not None
     autumn = positions(sample_game(players=3, seed=2))[1]
+    five = positions(sample_game(players=5, seed=3))[1]
     return {
         "board-early": board_png(early.view, highlight=early.highlight),
         "board-end": board_png(end.view, highlight=end.highlight),
         "board-autumn": board_png(autumn.view, highlight=autumn.highlight),
-        "pyramid-middle": pyramid_png(middle.view, middle.seat),
+        "board-five-names": board_png(five.view, highlight=five.highlight, names=SAMPLE_NAMES),
+        "board-focus": board_png(end.view, highlight=end.highlight, focus=True),
+        "pyramid-middle": pyramid_png(middle.view, middle.seat, names=SAMPLE_NAMES),
         "market-middle": market_png(middle.view),
         "score-sheet": score_png(end.view, outcome.to_json()),
-        "score-sheet-teams": score_png(team_end.view, team_outcome.to_json()),
+        "score-sheet-teams": score_png(team_end.view, team_outcome.to_json(), names=SAMPLE_NAMES),
         "preview-legal": board_png(view, preview=legal, crop=True),
         "preview-illegal": board_png(view, preview=illegal),
+        "legend": legend_png(),
     }

@@ -14,6 +14,15 @@ from rules.selfplay import play_random_game
 from rules.state import make_config
 from rules.view import view
 
+# display names for sample images: short, long (cut with an ellipsis) and an AI's
+SAMPLE_NAMES = {
+    0: "alice",
+    1: "Bartholomew the Magnificent",
+    2: "Heuristic AI",
+    3: "dora",
+    4: "WWWWWWWWWWWWWWWWWWWW",
+}
+
 
 @dataclass(frozen=True)
 class Position:
@@ -41,6 +50,20 @@ def positions(game: Game, fractions: tuple[float, ...] = (0.2, 0.55)) -> list[Po
         seat = last[-1].seat if last else 0
         out.append(Position(name, view(partial.state, seat), tuple(cells), seat))
     return out
+
+
+def turn_with_changes(game: Game, fraction: float = 0.55) -> Position:
+    """The game after the first turn, from `fraction` of its turns on, that changed
+    cells on the board (a turn post's close-up shows them)."""
+    ends = [i for i, m in enumerate(game.moves) if isinstance(m.action, EndTurn)]
+    for cut in ends[int(len(ends) * fraction) :]:
+        partial = Game(game.config, game.seed, game.moves[: cut + 1])
+        last = partial.last_turn_moves()
+        cells = sorted({c for m in last for c in cells_touched(m.action)})
+        if cells:
+            seat = last[-1].seat
+            return Position("turn", view(partial.state, seat), tuple(cells), seat)
+    raise ValueError("no turn from there on changed the board")
 
 
 def dig_preview(game: Game, cut: int) -> tuple[dict[str, Any], Preview, Preview]:

@@ -1,8 +1,10 @@
 """Colours, sizes and letters: the look of every image, as data.
 
-Player colours are the Okabe-Ito palette, which stays distinct for the common kinds of
-colour blindness; every colour also comes with a letter or a shape, so nothing is told
-by colour alone.
+Player colours are bright and the mountain's tiers dark and earthy, so a tunnel stands
+out from the rock it is dug in for everyone: tests/render/test_palette.py checks every
+player colour against every tier, the Heart and each other, for normal vision and
+simulated deuteranopia, protanopia and tritanopia (render/vision.py). Every colour also
+comes with a letter or a shape, so nothing is told by colour alone.
 """
 
 from __future__ import annotations
@@ -22,10 +24,10 @@ GOOD: RGB = (120, 220, 140)
 BAD: RGB = (255, 90, 90)
 
 PLAYER: dict[str, RGB] = {
-    "blue": (0, 114, 178),
-    "orange": (230, 159, 0),
-    "green": (0, 158, 115),
-    "magenta": (204, 121, 167),
+    "blue": (0, 76, 165),
+    "orange": (250, 150, 0),
+    "green": (40, 172, 138),
+    "magenta": (190, 120, 220),
     "white": (236, 236, 232),
 }
 PLAYER_LETTER: dict[str, str] = {
@@ -37,18 +39,20 @@ PLAYER_LETTER: dict[str, str] = {
 }
 NOBODY: RGB = (150, 150, 150)
 
-# tiers 1 (outermost, dark gray) to 5 (innermost, yellow)
+# tiers 1 (outermost, dark gray) to 5 (innermost, yellow), the rulebook's colours kept
+# dark so that the players' colours stand out from them
 TIER: dict[str, RGB] = {
-    "1": (66, 68, 74),
-    "2": (112, 115, 122),
-    "3": (128, 92, 58),
-    "4": (196, 126, 52),
-    "5": (222, 190, 84),
+    "1": (44, 44, 52),
+    "2": (72, 70, 72),
+    "3": (100, 76, 54),
+    "4": (120, 52, 12),
+    "5": (130, 96, 14),
 }
 TIER_NAME = {"1": "dark gray", "2": "gray", "3": "brown", "4": "orange", "5": "yellow"}
-HEART: RGB = (150, 28, 48)
+HEART: RGB = (150, 20, 45)
 OFF_BOARD: RGB = BACKGROUND
 GRID: RGB = (30, 30, 34)
+RUBBLE: RGB = (168, 158, 144)
 
 CLAN: dict[str, RGB] = {
     "mud": (121, 96, 70),

@@ -4,20 +4,20 @@ board, written to a folder. No Discord account needed.
 
     .venv/bin/python scripts/demo.py [--out out/demo] [--seed 1] [--ai heuristic]
 
-Writes turn-NNN-board.png and turn-NNN-<colour>.png per turn, score-sheet.png,
-replay.webp (the board after every turn) and game.json (replay it with
-`python -m rules replay`).
+Writes per turn turn-NNN-board.png, turn-NNN-focus.png (the close-up around what the
+turn changed) and turn-NNN-<colour>-pyramid.png, then score-sheet.png, legend.png,
+replay.webp (the board after every turn, as `render.replay_webp` makes it for the end
+of a game) and game.json (replay it with `python -m rules replay`). `--names
+alice,bob,...` shows display names on the images, as the bot does.
 """
 
 from __future__ import annotations
 
 import argparse
-import io
+import time
 from pathlib import Path
 
-from PIL import Image
-
-from render import board_png, pyramid_png, score_png
+from render import board_png, legend_png, pyramid_png, replay_webp, score_png
 from rules import engine
 from rules.actions import EndTurn, cells_touched
 from rules.selfplay import play_game
@@ -32,14 +32,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--ai", choices=("heuristic", "random"), default="heuristic")
+    parser.add_argument("--names", default="", help="display names by seat, comma-separated")
     args = parser.parse_args(argv)
+    names = {seat: name for seat, name in enumerate(args.names.split(",")) if name}
     args.out.mkdir(parents=True, exist_ok=True)
     config = make_config(players=args.players)
     game = play_game(config, args.seed, args.ai)
     (args.out / "game.json").write_text(game.record_json() + "\n", encoding="utf-8")
 
     state = new_game(config, args.seed)
-    frames: list[Image.Image] = []
+    frames: list[bytes] = []
     turn = 0
     cells: set[str] = set()
     for move in game.moves:
@@ -49,31 +51,32 @@ def main(argv: list[str] | None = None) -> int:
             continue
         turn += 1
         seen = view(state, None)
-        board = board_png(seen, highlight=sorted(cells))
+        board = board_png(seen, highlight=sorted(cells), names=names)
+        focus = board_png(seen, highlight=sorted(cells), focus=True, names=names)
         colour = state.players[move.seat].colour
+        pyramid = pyramid_png(seen, move.seat, names=names)
         (args.out / f"turn-{turn:03d}-board.png").write_bytes(board)
-        (args.out / f"turn-{turn:03d}-{colour}.png").write_bytes(pyramid_png(seen, move.seat))
-        frame = Image.open(io.BytesIO(board)).convert("RGB")
-        frames.append(frame.resize((frame.width // 2, frame.height // 2), Image.Resampling.LANCZOS))
+        (args.out / f"turn-{turn:03d}-focus.png").write_bytes(focus)
+        (args.out / f"turn-{turn:03d}-{colour}-pyramid.png").write_bytes(pyramid)
+        frames.append(board)
         cells = set()
     outcome = game.outcome
     assert outcome is not None
-    (args.out / "score-sheet.png").write_bytes(score_png(view(state, None), outcome.to_json()))
-    frames[0].save(
-        args.out / "replay.webp",
-        save_all=True,
-        append_images=frames[1:],
-        duration=600,
-        loop=0,
-        quality=70,
-    )
+    sheet = score_png(view(state, None), outcome.to_json(), names=names)
+    (args.out / "score-sheet.png").write_bytes(sheet)
+    (args.out / "legend.png").write_bytes(legend_png())
+    started = time.perf_counter()
+    replay = replay_webp(frames)
+    took = time.perf_counter() - started
+    (args.out / "replay.webp").write_bytes(replay)
     winners = ", ".join(state.players[s].colour for s in outcome.winning_seats)
     totals = ", ".join(
         f"{'+'.join(state.players[s].colour for s in b.seats)} {b.total}"
         for b in outcome.breakdowns
     )
     print(f"{turn} turns, {len(game.moves)} actions; winner: {winners} ({totals})")
-    print(f"images, score sheet, replay.webp and game.json are in {args.out}/")
+    print(f"replay.webp: {len(frames)} frames, {len(replay) / 1e6:.2f} MB in {took:.1f} s")
+    print(f"images, score sheet, legend, replay.webp and game.json are in {args.out}/")
     return 0
 
 
