@@ -4,16 +4,25 @@ offers there.
 One transformer, `Legal`, serves every option: it is made with the kind of action the
 option belongs to and a source that turns the asking player's position (and what they
 typed in the other options) into (value, label) pairs. Autocomplete offers at most 25
-of them, filtered by what was typed, and nothing to a user without a seat. Whatever is
-typed reaches the command unchanged: the engine validates it and refuses with a
-sentence.
+of them, filtered by what was typed, and nothing to a user without a seat or whose turn
+it is not. Whatever is typed reaches the command unchanged: the engine validates it and
+refuses with a sentence.
+
+Every value offered completes to at least one legal action: each source looks at the
+legal actions of its command (a dig's placements with what pays for them), keeps those
+that agree with what was typed in the command's other options, and offers the values
+its option takes in them. When nothing agrees because of an option further along the
+command (typed earlier, then an earlier option changed), the options before this one
+decide alone, so the player sees what they may switch to.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import islice
+from typing import Protocol, TypeVar
 
 import discord
 from discord import app_commands
@@ -32,38 +41,63 @@ from rules.actions import (
     UseWorkshop,
     format_bundle,
     format_cells,
-    parse_cells,
 )
-from rules.content import load_content
+from rules.content import DigEffect, load_content
 from rules.errors import RulesError
-from rules.legal import legal_actions
+from rules.legal import (
+    KINDS,
+    DigChoice,
+    dig_choices,
+    dig_finds,
+    dig_pedestals,
+    dig_workshops,
+    iter_legal_actions,
+    legal_actions,
+    may_act,
+    spell_casts,
+)
 from rules.mountain import geo
 from rules.pyramid import horde_position
+from rules.resources import MINERALS, Resource
 from rules.shapes import tunnel_size
+from rules.spells import NONE
 from rules.state import State
 
 MAX_CHOICES = 25
+MAX_TEXT = 100  # Discord's limit on a choice's name and on its value
+# At most this many candidates are looked at for one answer: a rich position has some
+# 20,000 legal digs, and what was typed may match none of them.
+MAX_SCAN = 3000
 Choice = app_commands.Choice[int | float | str]
 
 
 @dataclass
 class Asking:
-    """The position of the player asking for choices, and the options typed so far."""
+    """The position of the player asking for choices, the options typed so far and
+    what is typed in the option being completed."""
 
     state: State
     seat: int
     kind: str | None
     namespace: app_commands.Namespace
+    current: str = ""
 
     @cached_property
     def actions(self) -> list[Action]:
         """The seat's legal actions of the option's kind (all kinds for None)."""
         return legal_actions(self.state, self.seat, self.kind)
 
+    @cached_property
+    def digs(self) -> list[DigChoice]:
+        """The placements the seat may dig now and pay for."""
+        return list(dig_choices(self.state, self.seat))
+
     def typed(self, option: str) -> str | None:
         """What was typed in another option of the command (None if nothing)."""
         value = getattr(self.namespace, option, None)
-        return None if value is None else str(value)
+        if value is None or not str(value).strip():
+            return None
+        return str(value)
 
 
 Source = Callable[[Asking], Iterable[tuple[str, str]]]
@@ -86,32 +120,122 @@ class Legal(app_commands.Transformer[MountainBot]):
             _, state, seat = await interaction.client.seated(interaction)
         except (ServiceError, RulesError):
             return []
-        asking = Asking(state, seat, self.kind, interaction.namespace)
+        if not may_act(state, seat):
+            return []
+        asking = Asking(state, seat, self.kind, interaction.namespace, str(value))
         return offer(self.source(asking), str(value))
 
 
 def offer(pairs: Iterable[tuple[str, str]], current: str) -> list[Choice]:
-    """At most 25 choices whose value or label contains what was typed."""
+    """At most 25 choices whose value or label contains what was typed, among the
+    first `MAX_SCAN` pairs. A value longer than Discord allows is left out (cut, it
+    would be another action); a long label is shortened."""
     needle = current.lower().strip()
     out: list[Choice] = []
     seen: set[str] = set()
-    for value, label in pairs:
-        if value in seen or (
-            needle and needle not in value.lower() and needle not in label.lower()
+    for value, label in islice(pairs, MAX_SCAN):
+        if (
+            value in seen
+            or len(value) > MAX_TEXT
+            or (needle and needle not in value.lower() and needle not in label.lower())
         ):
             continue
         seen.add(value)
-        out.append(app_commands.Choice(name=label[:100], value=value[:100]))
+        out.append(app_commands.Choice(name=_shorten(label), value=value))
         if len(out) == MAX_CHOICES:
             break
     return out
 
 
+def _shorten(label: str) -> str:
+    return label if len(label) <= MAX_TEXT else label[: MAX_TEXT - 1] + "…"
+
+
+# --- agreeing with the other options ---------------------------------------------------
+
+
+class Candidate(Protocol):
+    """A legal action (or a family of them) as its command's options see it."""
+
+    def has(self, option: str, value: str) -> bool:
+        """Whether `value` in `option` is one of this candidate's."""
+        ...
+
+
+C = TypeVar("C", bound=Candidate)
+
+
+class Row:
+    """One legal action: the value of each option of its command (None for an optional
+    option it leaves out)."""
+
+    def __init__(self, **values: str | None) -> None:
+        self.values = values
+
+    def __getitem__(self, option: str) -> str | None:
+        return self.values[option]
+
+    def has(self, option: str, value: str) -> bool:
+        return self.values.get(option) == value
+
+
+def consistent(
+    asking: Asking, option: str, options: Sequence[str], candidates: Iterable[C]
+) -> list[C]:
+    """The candidates that agree with what was typed in the command's other options;
+    if none does and an option after `option` was typed, those that agree with the
+    options before it."""
+    rows = list(candidates)
+    at = options.index(option)
+    typed = {o: asking.typed(o) for o in options if o != option}
+
+    def agree(row: C, names: Iterable[str]) -> bool:
+        for name in names:
+            value = typed[name]
+            if value is not None and not row.has(name, value):
+                return False
+        return True
+
+    strict = [r for r in rows if agree(r, typed)]
+    if strict or all(typed[o] is None for o in options[at + 1 :]):
+        return strict
+    return [r for r in rows if agree(r, options[:at])]
+
+
+def _values(rows: Iterable[Row], option: str) -> list[str]:
+    """The distinct values of an option among rows, sorted (left-out options skipped)."""
+    return sorted({v for r in rows if (v := r[option]) is not None})
+
+
 # --- sources ---------------------------------------------------------------------------
 
 
-def any_action(asking: Asking) -> Iterable[tuple[str, str]]:
-    return ((str(a), str(a)) for a in asking.actions)
+def any_action(asking: Asking) -> Iterator[tuple[str, str]]:
+    """Legal actions, one of each kind in turn (only one kind when its verb is typed
+    in full), produced lazily: `offer` stops after 25 that match. Digs come as
+    `/mk dig` offers them, each placement with each mineral before any pedestal or
+    workshop (the many combinations of those are left to `/mk dig`)."""
+    words = asking.current.lower().split()
+    kinds = [k for k in KINDS if words and k == words[0]] or list(KINDS)
+    streams = [_kind_stream(asking, k) for k in kinds]
+    while streams:
+        for stream in list(streams):
+            pair = next(stream, None)
+            if pair is None:
+                streams.remove(stream)
+                continue
+            yield pair
+
+
+def _kind_stream(asking: Asking, kind: str) -> Iterator[tuple[str, str]]:
+    if kind == "dig":
+        rows = [DigRow(asking.state, asking.seat, c) for c in asking.digs]
+        for words, row, mineral in dig_words(rows):
+            yield f"dig {words}", f"dig {words} · {_honor(asking.state, row, mineral)}"
+        return
+    for action in iter_legal_actions(asking.state, asking.seat, kind):
+        text = str(action)
+        yield text, text
 
 
 def start_points(asking: Asking) -> Iterable[tuple[str, str]]:
@@ -122,116 +246,324 @@ def start_points(asking: Asking) -> Iterable[tuple[str, str]]:
             yield a.point, f"{a.point} ({cells.get(a.point, '?')})"
 
 
+RECRUIT = ("troll", "slot", "pedestal")
+
+
+def _recruits(asking: Asking, option: str) -> list[Row]:
+    rows = (
+        Row(troll=a.horde, slot=a.slot, pedestal=None if a.pedestal is None else a.pedestal.value)
+        for a in asking.actions
+        if isinstance(a, Recruit)
+    )
+    return consistent(asking, option, RECRUIT, rows)
+
+
 def horde_slots(asking: Asking) -> Iterable[tuple[str, str]]:
-    slots = sorted({a.horde for a in asking.actions if isinstance(a, Recruit)})
+    slots = _values(_recruits(asking, "troll"), "troll")
     return ((s, _horde_label(asking.state, s)) for s in slots)
 
 
 def pyramid_slots(asking: Asking) -> Iterable[tuple[str, str]]:
-    troll = asking.typed("troll")
-    slots = {a.slot for a in asking.actions if isinstance(a, Recruit) and a.horde == troll}
-    return ((s, s) for s in sorted(slots))
+    return ((s, s) for s in _values(_recruits(asking, "slot"), "slot"))
 
 
 def recruit_pedestals(asking: Asking) -> Iterable[tuple[str, str]]:
-    troll = asking.typed("troll")
-    clans = {
-        a.pedestal.value
-        for a in asking.actions
-        if isinstance(a, Recruit) and a.pedestal and a.horde == troll
-    }
-    return ((c, c) for c in sorted(clans))
+    return ((c, f"{c} pedestal") for c in _values(_recruits(asking, "pedestal"), "pedestal"))
+
+
+# --- digging -------------------------------------------------------------------------
+
+DIG = ("tile", "cells", "mineral", "pedestal", "workshop")
+
+
+class DigRow:
+    """A placement the player can pay for, as `/mk dig`'s options see it: any of its
+    minerals, with or without any of its pedestals and any one of its workshops."""
+
+    def __init__(self, state: State, seat: int, choice: DigChoice) -> None:
+        self.state = state
+        self.seat = seat
+        self.choice = choice
+        self.placement = choice.placement
+
+    @cached_property
+    def cells(self) -> str:
+        return format_cells(self.placement.cells, self.placement.anchor)
+
+    @cached_property
+    def pedestals(self) -> tuple[str, ...]:
+        return tuple(c.value for c in dig_pedestals(self.state, self.seat, self.placement))
+
+    @cached_property
+    def workshops(self) -> tuple[str, ...]:
+        return tuple(f"{s}={w}" for s, w in dig_workshops(self.state, self.placement))
+
+    def has(self, option: str, value: str) -> bool:
+        if option == "tile":
+            return self.placement.shape == value
+        if option == "cells":
+            return self.cells == value
+        if option == "mineral":
+            return any(m.value == value for m in self.choice.minerals)
+        if option == "pedestal":
+            return value in self.pedestals
+        return value in self.workshops
+
+    def minerals(self, typed: str | None) -> tuple[Resource, ...]:
+        """Its minerals; only the typed one if it is among them."""
+        chosen = tuple(m for m in self.choice.minerals if m.value == typed)
+        return chosen or self.choice.minerals
+
+
+def _digs(asking: Asking, option: str) -> list[DigRow]:
+    rows = (DigRow(asking.state, asking.seat, c) for c in asking.digs)
+    return consistent(asking, option, DIG, rows)
 
 
 def tile_shapes(asking: Asking) -> Iterable[tuple[str, str]]:
-    placements = board_rules.placements(asking.state, asking.seat)
-    order = [t.id for t in load_content().tunnels]
-    shapes = sorted({p.shape for p in placements}, key=order.index)
-    return ((s, f"{s} ({tunnel_size(s)} cells)") for s in shapes)
+    typed = asking.typed("mineral")
+    places: dict[str, int] = {}
+    pays: dict[str, set[Resource]] = {}
+    for row in _digs(asking, "tile"):
+        shape = row.placement.shape
+        places[shape] = places.get(shape, 0) + 1
+        pays.setdefault(shape, set()).update(row.minerals(typed))
+    for shape, count in places.items():
+        minerals = [m for m in MINERALS if m in pays[shape]]
+        where = "1 placement" if count == 1 else f"{count} placements"
+        label = (
+            f"{shape} · {tunnel_size(shape)} cells · pay with {_or(m.value for m in minerals)}"
+            f" · {where}"
+        )
+        yield shape, label
 
 
 def tile_cells(asking: Asking) -> Iterable[tuple[str, str]]:
-    tile = asking.typed("tile")
-    if not tile:
-        return
-    for p in board_rules.placements(asking.state, asking.seat):
-        if p.shape == tile:
-            text = format_cells(p.cells, p.anchor)
-            yield text, text
+    typed = asking.typed("mineral")
+    shape_known = asking.typed("tile") is not None
+    for row in _digs(asking, "cells"):
+        label = f"{row.cells} · {dig_cost(asking.state, row, row.minerals(typed))}"
+        yield row.cells, label if shape_known else f"{row.placement.shape} {label}"
+
+
+def dig_minerals(asking: Asking) -> Iterable[tuple[str, str]]:
+    rows = _digs(asking, "mineral")
+    for mineral in MINERALS:
+        payers = [r for r in rows if mineral in r.choice.minerals]
+        if not payers:
+            continue
+        label = mineral.value
+        if len(rows) == 1:
+            label += " · " + dig_cost(asking.state, rows[0], (mineral,))
+        yield mineral.value, label
+
+
+def dig_pedestals_offered(asking: Asking) -> Iterable[tuple[str, str]]:
+    rows = _digs(asking, "pedestal")
+    clans = {c for r in rows for c in r.pedestals}
+    for clan in sorted(clans):
+        label = f"{clan} pedestal"
+        anchor = rows[0].placement.anchor if len(rows) == 1 else None
+        if anchor is not None:
+            tier = board_rules.TIER_NAMES[geo(asking.state).tier(anchor) - 1]
+            label += f" on the anchor {anchor} ({tier} tier)"
+        yield clan, label
 
 
 def workshops_to_establish(asking: Asking) -> Iterable[tuple[str, str]]:
-    state = asking.state
-    typed = asking.typed("cells")
-    if not typed:
-        return []
-    try:
-        cells, _ = parse_cells(typed)
-        sites = board_rules.workshop_choices(state, geo(state).mask(cells))
-    except (KeyError, ValueError):
-        return []
-    names = sorted(set(state.workshop_supply))
-    return ((f"{s}={w}", f"{s} = {w}") for s in sites for w in names)
+    content = load_content()
+    pairs = sorted({w for r in _digs(asking, "workshop") for w in r.workshops})
+    for pair in pairs:
+        site, _, workshop = pair.partition("=")
+        yield pair, f"{site} = {content.workshop(workshop).name}"
+
+
+def dig_words(rows: Sequence[DigRow]) -> Iterator[tuple[str, DigRow, Resource]]:
+    """Legal digs in notation (without `dig`), the plainest first: each placement with
+    each mineral, then with each pedestal, then establishing each one workshop."""
+    for row in rows:
+        for m in row.choice.minerals:
+            yield f"{row.placement.shape} {row.cells} {m.value}", row, m
+    for row in rows:
+        for m in row.choice.minerals:
+            for clan in row.pedestals:
+                yield f"{row.placement.shape} {row.cells} {m.value} pedestal {clan}", row, m
+    for row in rows:
+        for m in row.choice.minerals:
+            for workshop in row.workshops:
+                yield f"{row.placement.shape} {row.cells} {m.value} workshop {workshop}", row, m
+
+
+def _honor(state: State, row: DigRow, mineral: Resource) -> str:
+    return f"+{board_rules.tunnel_score(state, row.placement.size, mineral)} honor"
+
+
+def dig_cost(state: State, row: DigRow, minerals: Sequence[Resource]) -> str:
+    """What a dig costs and scores with each of `minerals`, and what it uncovers:
+    `3 stone or iron, 1 hammer · +4 or +6 honor · finds coin`."""
+    p = row.placement
+    cost = f"{p.size} {_or(m.value for m in minerals)}"
+    hammers = row.choice.hammers
+    if hammers:
+        cost += f", {hammers} hammer" + ("s" if hammers > 1 else "")
+    honor = _or(f"+{board_rules.tunnel_score(state, p.size, m)}" for m in minerals)
+    text = f"{cost} · {honor} honor"
+    finds = dig_finds(state, p)
+    if finds:
+        text += " · finds " + ", ".join(r.value for r in finds)
+    return text
+
+
+def _or(words: Iterable[str]) -> str:
+    """`a`, `a or b`, `a, b or c`."""
+    items = list(words)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
+# --- spells, workshops, trades, halls, statues ----------------------------------------
+
+CAST = ("spell", "choice")
+
+
+class SpellRow:
+    """A spell of the spellbook and its legal casts now (found lazily: a dig spell has
+    thousands)."""
+
+    def __init__(self, state: State, seat: int, spell: str) -> None:
+        self.state = state
+        self.seat = seat
+        self.spell = spell
+
+    def casts(self) -> Iterator[Cast]:
+        for a in spell_casts(self.state, self.seat, self.spell):
+            assert isinstance(a, Cast)
+            yield a
+
+    def has(self, option: str, value: str) -> bool:
+        if option == "spell":
+            return self.spell == value
+        return any(" ".join(a.args) == value for a in self.casts())
 
 
 def spells(asking: Asking) -> Iterable[tuple[str, str]]:
-    ids = sorted({a.spell for a in asking.actions if isinstance(a, Cast)})
-    return ((s, load_content().spell(s).name) for s in ids)
+    ids = dict.fromkeys(s.spell for s in asking.state.spellbook)
+    rows = [SpellRow(asking.state, asking.seat, s) for s in ids]
+    content = load_content()
+    for row in consistent(asking, "spell", CAST, rows):
+        if next(row.casts(), None) is not None:
+            yield row.spell, content.spell(row.spell).name
 
 
-def spell_choices(asking: Asking) -> Iterable[tuple[str, str]]:
+def spell_choices(asking: Asking) -> Iterator[tuple[str, str]]:
+    """The typed spell's choices; for a dig spell, its digs as `/mk dig` offers them
+    (with what each costs and scores), then `none`."""
     spell = asking.typed("spell")
-    for a in asking.actions:
-        if isinstance(a, Cast) and a.spell == spell and a.args:
+    if spell is None:
+        return
+    casts = SpellRow(asking.state, asking.seat, spell).casts()
+    if _is_dig_spell(spell):
+        if next(casts, None) is None:
+            return
+        state = asking.state
+        choices = dig_choices(state, asking.seat, by_spell=True)
+        rows = [DigRow(state, asking.seat, c) for c in choices]
+        for words, row, mineral in dig_words(rows):
+            yield words, f"{words} · {dig_cost(state, row, (mineral,))}"
+        yield NONE, NONE
+        return
+    for a in casts:
+        if a.args:
             text = " ".join(a.args)
             yield text, text
 
 
+def _is_dig_spell(spell: str) -> bool:
+    try:
+        return isinstance(load_content().spell(spell).effect, DigEffect)
+    except KeyError:
+        return False
+
+
+USE = ("site", "conversion")
+
+
+def _uses(asking: Asking, option: str) -> list[Row]:
+    rows = (
+        # `/mk use` puts the site back in front of the conversion
+        Row(site=a.site, conversion=str(a).removeprefix(f"use {a.site} "))
+        for a in asking.actions
+        if isinstance(a, UseWorkshop)
+    )
+    return consistent(asking, option, USE, rows)
+
+
 def workshop_sites(asking: Asking) -> Iterable[tuple[str, str]]:
     content = load_content()
-    sites = sorted({a.site for a in asking.actions if isinstance(a, UseWorkshop)})
     workshops = asking.state.board.workshops
+    sites = _values(_uses(asking, "site"), "site")
     return ((s, f"{s} {content.workshop(workshops[s]).name}") for s in sites)
 
 
 def conversions(asking: Asking) -> Iterable[tuple[str, str]]:
-    site = asking.typed("site")
-    for a in asking.actions:
-        if isinstance(a, UseWorkshop) and a.site == site:
-            # `/mk use` puts the site back in front of it
-            text = str(a).removeprefix(f"use {a.site} ")
-            yield text, text
+    for row in _uses(asking, "conversion"):
+        text = row["conversion"]
+        assert text is not None
+        yield text, text
+
+
+TRADE = ("give", "get")
 
 
 def trade_gives(asking: Asking) -> Iterable[tuple[str, str]]:
-    gives = sorted({format_bundle(a.give) for a in asking.actions if isinstance(a, Trade)})
-    return ((g, g) for g in gives)
+    rows = (
+        Row(give=format_bundle(a.give), get=a.get.value)
+        for a in asking.actions
+        if isinstance(a, Trade)
+    )
+    gives = dict.fromkeys(r["give"] for r in consistent(asking, "give", TRADE, rows))
+    return ((g, g) for g in gives if g is not None)
+
+
+HALL = ("hall", "cells")
+
+
+def _halls(asking: Asking, option: str) -> list[Row]:
+    rows = (
+        Row(hall=a.hall, cells=format_cells(a.cells, a.altar))
+        for a in asking.actions
+        if isinstance(a, DedicateHall)
+    )
+    return consistent(asking, option, HALL, rows)
 
 
 def halls(asking: Asking) -> Iterable[tuple[str, str]]:
     names = {h.id: h.name for h in load_content().halls}
-    ids = sorted({a.hall for a in asking.actions if isinstance(a, DedicateHall)})
-    return ((i, names[i]) for i in ids)
+    return ((i, names[i]) for i in _values(_halls(asking, "hall"), "hall"))
 
 
 def hall_cells(asking: Asking) -> Iterable[tuple[str, str]]:
-    hall = asking.typed("hall")
-    for a in asking.actions:
-        if isinstance(a, DedicateHall) and a.hall == hall:
-            text = format_cells(a.cells, a.altar)
-            yield text, text
+    for row in _halls(asking, "cells"):
+        text = row["cells"]
+        assert text is not None
+        yield text, text
+
+
+MOVE = ("statue", "to")
+
+
+def _moves(asking: Asking, option: str) -> list[Row]:
+    rows = (Row(statue=a.origin, to=a.target) for a in asking.actions if isinstance(a, MoveStatue))
+    return consistent(asking, option, MOVE, rows)
 
 
 def statues(asking: Asking) -> Iterable[tuple[str, str]]:
-    cells = sorted({a.origin for a in asking.actions if isinstance(a, MoveStatue)})
     on_board = asking.state.board.statues
+    cells = _values(_moves(asking, "statue"), "statue")
     return ((c, f"{c} {on_board.get(c, '')} statue") for c in cells)
 
 
 def statue_targets(asking: Asking) -> Iterable[tuple[str, str]]:
-    origin = asking.typed("statue")
-    targets = {a.target for a in asking.actions if isinstance(a, MoveStatue) and a.origin == origin}
-    return ((c, c) for c in sorted(targets))
+    return ((c, c) for c in _values(_moves(asking, "to"), "to"))
 
 
 # --- option types (annotations of the commands' parameters) -------------------------
@@ -243,6 +575,8 @@ PyramidSlot = app_commands.Transform[str, Legal("recruit", pyramid_slots)]
 RecruitPedestal = app_commands.Transform[str, Legal("recruit", recruit_pedestals)]
 TileShape = app_commands.Transform[str, Legal("dig", tile_shapes)]
 TileCells = app_commands.Transform[str, Legal("dig", tile_cells)]
+DigMineral = app_commands.Transform[str, Legal("dig", dig_minerals)]
+DigPedestal = app_commands.Transform[str, Legal("dig", dig_pedestals_offered)]
 NewWorkshop = app_commands.Transform[str, Legal("dig", workshops_to_establish)]
 Spell = app_commands.Transform[str, Legal("cast", spells)]
 SpellChoice = app_commands.Transform[str, Legal("cast", spell_choices)]

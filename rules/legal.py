@@ -8,6 +8,7 @@ autocomplete) can enumerate only the kind it needs.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, combinations_with_replacement
 
@@ -40,9 +41,10 @@ from rules.content import (
 )
 from rules.errors import RulesError
 from rules.horde import bribe_need, slot_at
+from rules.mountain import geo
 from rules.payment import available_tokens, owned_counts
 from rules.pyramid import ALL_HORDE_SLOTS, open_slots
-from rules.resources import MINERALS, RESOURCES, Clan, Resource
+from rules.resources import MINERALS, RESOURCES, STATUE_CLANS, Clan, Resource
 from rules.spells import NONE, bundle_arg, neighbour_minerals
 from rules.state import State
 
@@ -62,6 +64,16 @@ def legal_actions(state: State, seat: int | None = None, kind: str | None = None
     for k in kinds:
         out.extend(_GENERATORS[k](state, seat))
     return out
+
+
+def iter_legal_actions(state: State, seat: int, kind: str) -> Iterator[Action]:
+    """The legal actions of one kind for `seat`, lazily, in the order of `legal_actions`."""
+    return _GENERATORS[kind](state, seat)
+
+
+def may_act(state: State, seat: int) -> bool:
+    """Whether `seat` is one of the seats to act now (its turn, or still drafting)."""
+    return seat in engine.seats_to_act(state)
 
 
 def legal_kinds(state: State, seat: int) -> list[str]:
@@ -101,17 +113,25 @@ def _in_turn(state: State, seat: int) -> bool:
 
 
 def cast_actions(state: State, seat: int) -> Iterator[Action]:
-    if not _in_turn(state, seat):
-        return
-    turn = state.turn
-    assert turn is not None
-    if turn.step > 1 or turn.spell_cast:
+    if not _may_cast(state, seat):
         return
     counts = owned_counts(state, seat)
     if counts[Resource.RUNE] < 1:
         return
     for slot in state.spellbook:
         yield from cast_actions_for(state, seat, slot.spell, counts)
+
+
+def spell_casts(state: State, seat: int, spell_id: str) -> Iterator[Action]:
+    """The legal casts of one spell now, as `cast_actions` lists them (nothing if the
+    spell is not in the spellbook or `seat` may not cast now)."""
+    if _may_cast(state, seat) and any(s.spell == spell_id for s in state.spellbook):
+        yield from cast_actions_for(state, seat, spell_id)
+
+
+def _may_cast(state: State, seat: int) -> bool:
+    turn = state.turn
+    return _in_turn(state, seat) and turn is not None and turn.step <= 1 and not turn.spell_cast
 
 
 def cast_actions_for(
@@ -316,8 +336,72 @@ def _after_step2(state: State, seat: int, max_step: int) -> bool:
 
 
 def dig_actions(state: State, seat: int) -> Iterator[Action]:
-    if _in_turn(state, seat) and _main_step(state, seat):
+    if dig_allowed(state, seat):
         yield from board.dig_actions(state, seat)
+
+
+@dataclass(frozen=True, slots=True)
+class DigChoice:
+    """A tunnel placement the player may dig now (step 2), with the minerals that pay
+    for it; each of them, with or without one of `dig_pedestals` and one of
+    `dig_workshops`, is a legal dig."""
+
+    placement: board.Placement
+    minerals: tuple[Resource, ...]
+    hammers: int  # what its rubble costs on top of the minerals
+
+
+def dig_choices(state: State, seat: int, *, by_spell: bool = False) -> Iterator[DigChoice]:
+    """Every placement `dig_actions` would list (those the player can pay for), in
+    the same order, without enumerating pedestals and workshops. `by_spell`: the
+    placements a dig spell may take (any time it may be cast: see `spell_casts`)."""
+    if not by_spell and not dig_allowed(state, seat):
+        return
+    if not board.has_minerals_for_a_tunnel(state, seat):
+        return
+    counts = owned_counts(state, seat)
+    for p in board.placements(state, seat):
+        minerals = board.affordable(state, seat, p, counts)
+        if minerals:
+            yield DigChoice(p, tuple(minerals), dig_hammers(state, p))
+
+
+def dig_allowed(state: State, seat: int) -> bool:
+    """Whether a step-2 dig is open to `seat` now (whatever it can pay)."""
+    return _in_turn(state, seat) and _main_step(state, seat)
+
+
+def dig_hammers(state: State, p: board.Placement) -> int:
+    """The hammers a placement's rubble costs now (none under Free Rubble's flag)."""
+    turn = state.turn
+    free = turn is not None and board.FLAG_FREE_RUBBLE in turn.flags
+    return 0 if free else p.rubble
+
+
+def dig_pedestals(state: State, seat: int, p: board.Placement) -> tuple[Clan, ...]:
+    """The pedestals a dig at `p` may put on its anchor (as `board.dig_options`)."""
+    if p.anchor is None:
+        return ()
+    tier = geo(state).tier(p.anchor)
+    account = state.account_of(seat)
+    return tuple(
+        clan
+        for clan in STATUE_CLANS
+        if account.pedestals.get(clan.value, 0) > 0
+        and state.pedestal_track.get(f"{tier}:{clan.value}") is not None
+    )
+
+
+def dig_workshops(state: State, p: board.Placement) -> tuple[tuple[str, str], ...]:
+    """Each (site, workshop) a dig at `p` may establish alone (as `board.dig_options`)."""
+    supply = sorted(set(state.workshop_supply))
+    return tuple((site, w) for site in board.workshop_choices(state, p.mask) for w in supply)
+
+
+def dig_finds(state: State, p: board.Placement) -> list[Resource]:
+    """The buried resources a dig at `p` uncovers (in reading order)."""
+    g = geo(state)
+    return [res for b, res in sorted(g.buried.items()) if p.mask >> b & 1]
 
 
 def hall_actions(state: State, seat: int) -> Iterator[Action]:
