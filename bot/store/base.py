@@ -18,6 +18,7 @@ from typing import Self
 from bot.store.records import (
     ActionRecord,
     BallotRecord,
+    DigestRecord,
     GameRecord,
     GameStatus,
     InteractionRecord,
@@ -337,3 +338,26 @@ class Store(ABC):
     @abstractmethod
     async def set_vote_message(self, vote_id: int, channel_id: int, message_id: int) -> None:
         """Where the vote's message is, so later tallies edit it in place."""
+
+    # --- the daily digest ----------------------------------------------------------------
+
+    @abstractmethod
+    async def digest(self, user_id: int) -> DigestRecord | None:
+        """The user's digest schedule (None: they never opted in)."""
+
+    @abstractmethod
+    async def put_digest(self, digest: DigestRecord) -> None:
+        """Store (or replace) the user's digest schedule."""
+
+    @abstractmethod
+    async def due_digests(self, now: datetime, *, limit: int) -> list[DigestRecord]:
+        """Digests due at `now`, the longest due first (one index lookup: the scheduler
+        asks every round)."""
+
+    @abstractmethod
+    async def claim_digest(
+        self, user_id: int, *, due_at: datetime, next_at: datetime, sent_at: datetime | None
+    ) -> bool:
+        """Move a due digest on to `next_at` (and, with `sent_at`, record it as sent)
+        if it is still due at `due_at`; False (nothing written) if another process
+        claimed it first or the user changed it meanwhile."""

@@ -186,6 +186,21 @@ MIGRATIONS: tuple[Migration, ...] = (
             """,
         ),
     ),
+    Migration(
+        3,
+        "the daily digest: when each opted-in player's next one is due, and the last sent",
+        (
+            """
+            CREATE TABLE digests (
+                user_id INTEGER PRIMARY KEY,
+                due_at REAL,
+                sent_at REAL
+            )
+            """,
+            # the scheduler asks every minute which digests are due: one index lookup
+            "CREATE INDEX digests_due ON digests (due_at) WHERE due_at IS NOT NULL",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

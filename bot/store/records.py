@@ -230,3 +230,14 @@ class BallotRecord:
     voter_id: int
     choice: VoteChoice
     cast_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class DigestRecord:
+    """A player's daily digest DM ("your move in 3 games"): `due_at` is when the next one
+    is due (None: the player has not opted in); `sent_at` when the last one was claimed
+    to be sent, so a restart never sends a second one the same day."""
+
+    user_id: int
+    due_at: datetime | None = None
+    sent_at: datetime | None = None

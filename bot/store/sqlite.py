@@ -36,6 +36,7 @@ from bot.store.migrations import LATEST_VERSION, MIGRATIONS
 from bot.store.records import (
     ActionRecord,
     BallotRecord,
+    DigestRecord,
     GameRecord,
     GameStatus,
     InteractionRecord,
@@ -767,6 +768,47 @@ class SqliteStore(Store):
         assert row is not None
         return int(row[0])
 
+    # --- the daily digest ----------------------------------------------------------------
+
+    async def digest(self, user_id: int) -> DigestRecord | None:
+        async with self._lock:
+            row = await _one(
+                self._conn(),
+                "SELECT user_id, due_at, sent_at FROM digests WHERE user_id = ?",
+                (user_id,),
+            )
+        return None if row is None else _digest(row)
+
+    async def put_digest(self, digest: DigestRecord) -> None:
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO digests (user_id, due_at, sent_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET due_at = excluded.due_at,"
+                " sent_at = excluded.sent_at",
+                (digest.user_id, _maybe_ts(digest.due_at), _maybe_ts(digest.sent_at)),
+            )
+
+    async def due_digests(self, now: datetime, *, limit: int) -> list[DigestRecord]:
+        async with self._lock:
+            rows = await self._conn().execute_fetchall(
+                "SELECT user_id, due_at, sent_at FROM digests"
+                " WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at LIMIT ?",
+                (_ts(now), limit),
+            )
+        return [_digest(r) for r in rows]
+
+    async def claim_digest(
+        self, user_id: int, *, due_at: datetime, next_at: datetime, sent_at: datetime | None
+    ) -> bool:
+        async with self._write() as db:
+            # times come back from REAL columns: compare within a millisecond
+            cursor = await db.execute(
+                "UPDATE digests SET due_at = ?, sent_at = COALESCE(?, sent_at)"
+                " WHERE user_id = ? AND ABS(due_at - ?) < 0.001",
+                (_ts(next_at), _maybe_ts(sent_at), user_id, _ts(due_at)),
+            )
+            return cursor.rowcount == 1
+
 
 async def _rollback(db: aiosqlite.Connection) -> None:
     # SQLite rolls back by itself after some errors; a second ROLLBACK would fail
@@ -1010,3 +1052,13 @@ def _ts(at: datetime) -> float:
 
 def _dt(value: float) -> datetime:
     return datetime.fromtimestamp(value, UTC)
+
+
+def _digest(row: Row) -> DigestRecord:
+    return DigestRecord(
+        row[0], None if row[1] is None else _dt(row[1]), None if row[2] is None else _dt(row[2])
+    )
+
+
+def _maybe_ts(at: datetime | None) -> float | None:
+    return None if at is None else _ts(at)
