@@ -13,7 +13,7 @@ from datetime import timedelta
 import discord
 import yarl
 
-from bot.app import create_bot
+from bot.app import create_bot, log_invite
 from bot.service import GameService, MountainKingRules
 from bot.settings import Settings
 from bot.store.sqlite import SqliteStore
@@ -27,8 +27,9 @@ No Discord token found.
    open its "Bot" page and press "Reset Token" to get the bot's token.
 2. Put it in the environment (export DISCORD_TOKEN=...) or in a file named .env
    in the project folder: DISCORD_TOKEN=...   (see .env.example)
-3. Invite the bot with the "bot" and "applications.commands" scopes, then run
-   ./scripts/run-bot again.
+3. Run ./scripts/run-bot again: at start-up it logs the invite URL (scopes "bot" and
+   "applications.commands", with the channel permissions it needs) for a server
+   admin to open. README.md, "Hosting the bot", explains each permission.
 """
 
 
@@ -68,7 +69,10 @@ async def run(settings: Settings, token: str) -> None:
     bot = create_bot(service, settings)
     try:
         async with bot:
-            await bot.start(token)
+            # `start` is login then connect: in between, the invite URL is known
+            await bot.login(token)
+            log_invite(bot)
+            await bot.connect()
     finally:
         await store.close()
 

@@ -20,7 +20,8 @@ from bot.buttons import game_pressed
 from bot.client import FeatureMaker, MountainBot
 from bot.features.admin import AdminCommands
 from bot.features.draft import DraftCommands
-from bot.features.lobby import LobbyCommands
+from bot.features.games import GamesCommands
+from bot.features.lobby import CHANNEL_PERMISSIONS, LobbyCommands
 from bot.features.looking import LookingCommands
 from bot.features.turn import TurnCommands
 from bot.scheduler import Scheduler
@@ -38,12 +39,15 @@ STORED_ERROR = (
     " table's posts will follow. `/mk status` shows where the game stands."
 )
 CHECK_FAILED = "You may not use this command here."
+# what the invite URL asks for: the bot user, and its slash commands
+SCOPES = ("bot", "applications.commands")
 # in this order their subcommands are listed under /mk
 FEATURES: tuple[FeatureMaker, ...] = (
     LobbyCommands,
     DraftCommands,
     TurnCommands,
     LookingCommands,
+    GamesCommands,
     AdminCommands,
 )
 
@@ -63,6 +67,24 @@ def create_bot(
         features=(*FEATURES, partial(Scheduler, poll=scheduler_poll)),
         on_error=handle_error,
         **discord_options,
+    )
+
+
+def invite_url(application_id: int) -> str:
+    """The link a server admin opens to add the bot, asking for exactly the permissions
+    `/mk new` checks (`CHANNEL_PERMISSIONS`)."""
+    return discord.utils.oauth_url(application_id, permissions=CHANNEL_PERMISSIONS, scopes=SCOPES)
+
+
+def log_invite(bot: MountainBot) -> None:
+    """Log the invite URL once the bot has logged in (it holds no secret)."""
+    if bot.application_id is None:
+        return
+    log.info(
+        "Invite the bot to a server with %s (permissions %d; scopes %s)",
+        invite_url(bot.application_id),
+        CHANNEL_PERMISSIONS.value,
+        " and ".join(SCOPES),
     )
 
 

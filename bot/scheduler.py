@@ -8,7 +8,9 @@ crowds out another:
 3. votes whose deadline passed (or whose turn is over);
 4. one AI action for every seat the AI owes a move (AI seats, autopilot, skipped
    turns, seats nobody holds), then that game's owed messages;
-5. forgetting stored interaction answers older than a day (hourly).
+5. forgetting stored interaction answers older than a day (hourly);
+6. the daily digest DMs that are due ("your move in 3 games"), each claimed in the
+   store before it is sent: at most one a day per player, across restarts.
 
 The first round runs at start-up and delivers everything still owed. After that a
 round runs every `poll` seconds, at once when a command sets `bot.duties_due`, and
@@ -30,7 +32,7 @@ from bot.buttons import view_of
 from bot.client import MountainBot
 from bot.features.admin import MuteButton
 from bot.service import DueReminder
-from bot.texts import mention_only, reminder_text
+from bot.texts import NO_MENTIONS, digest_text, mention_only, reminder_text
 
 log = logging.getLogger("bot.scheduler")
 
@@ -47,6 +49,7 @@ class Round:
     votes_closed: int = 0
     moves: int = 0
     pruned: int = 0
+    digests: int = 0
 
 
 class Scheduler(commands.Cog):
@@ -82,6 +85,7 @@ class Scheduler(commands.Cog):
         if startup or time.monotonic() - self._pruned_at > PRUNE_EVERY:
             done.pruned = await service.prune_interactions()
             self._pruned_at = time.monotonic()
+        done.digests = await self.send_digests()
         return done
 
     async def send_reminders(self) -> int:
@@ -155,3 +159,23 @@ class Scheduler(commands.Cog):
             return False
         await channel.send(text, view=mute, allowed_mentions=mention_only(due.user_id))
         return True
+
+    async def send_digests(self) -> int:
+        """DM each daily digest that is due (the service claimed it: a refused DM is
+        logged once and not tried again that day). Returns how many were sent."""
+        sent = 0
+        for digest in await self.bot.service.claim_digests():
+            user_id = digest.user_id
+            try:
+                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+                await user.send(digest_text(digest.games), allowed_mentions=NO_MENTIONS)
+            except (discord.Forbidden, discord.NotFound) as exc:
+                log.warning(
+                    "user %s: the daily digest was refused (%s); next one tomorrow", user_id, exc
+                )
+                continue
+            except (discord.HTTPException, OSError) as exc:
+                log.warning("user %s: the daily digest could not be sent: %s", user_id, exc)
+                continue
+            sent += 1
+        return sent

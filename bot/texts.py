@@ -22,9 +22,18 @@ from bot.service.owed import (
     StartPost,
     TurnPost,
 )
-from bot.service.results import ActResult, DueReminder, GameInfo, LogEntry
+from bot.service.results import (
+    ActResult,
+    DueReminder,
+    GameInfo,
+    LogEntry,
+    SeatInfo,
+    YourGame,
+    called,
+)
 from bot.service.votes import VoteTally
 from rules.content import load_content
+from rules.story import listed
 
 POST_LIMIT = 1900
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -34,31 +43,6 @@ DRAFT_OVER = "The draft is over."
 DRAFT_DONE = (
     "You have kept your four starting trolls. Wait for the others, then place gates"
     " with `/mk gate`."
-)
-
-HELP = {
-    "1": "**Step 1 — spells and workshops.** Cast one spell (`/mk cast`, paying a rune) and/or"
-    " use one workshop your network touches, once per open entrance (`/mk use`), in either"
-    " order.",
-    "2": "**Step 2 — recruit or dig** (required if you can). Recruit a horde troll"
-    " (`/mk recruit`: bribes 2 coins for level 2, 5 for level 3) and run its cascade, or dig a"
-    " tunnel (`/mk dig`: its size in one mineral, 1 hammer per rubble space) next to your"
-    " network and never along an opponent's.",
-    "3": "**Step 3 — great hall.** Lay one hall exactly over your own tunnels (`/mk hall`).",
-    "4": "**Step 4 — statues.** Each cart moves one statue in your network within its tunnel or"
-    " into an adjacent one (`/mk move`); clan carts only for their clan.",
-    "trade": "**Trade** any 4 resources for 1 at any point of your turn (`/mk trade`).",
-    "end": "**End** your turn with `/mk end`; `/mk undo` takes back your last action this turn"
-    " (not past a revealed card).",
-}
-# the names `/mk help` offers for each step, in order
-HELP_STEPS = (
-    ("1", "1 spells & workshops"),
-    ("2", "2 recruit or dig"),
-    ("3", "3 great hall"),
-    ("4", "4 move statues"),
-    ("trade", "trading"),
-    ("end", "ending & undo"),
 )
 
 
@@ -92,15 +76,42 @@ def lobby_text(info: GameInfo) -> str:
         + f" · workshops: {config.get('workshops', 'random')}",
     ]
     seated = [s for s in info.seats if s.user_id is not None or s.ai]
-    names = [f"AI player {n + 1}" if s.ai else f"<@{s.user_id}>" for n, s in enumerate(seated)]
-    lines.append("Seats: " + (", ".join(names) or "none yet"))
     if info.status == "open":
+        names = [s.called if s.ai else (s.name or f"<@{s.user_id}>") for s in seated]
+        lines.append("Seats: " + (", ".join(names) or "none yet"))
         lines.append(
-            f"{len(seated)}/{info.seats_needed} joined. The creator presses Start when all are in."
+            f"{len(seated)} of {info.seats_needed} {plural(info.seats_needed, 'player')} have"
+            " joined. The creator presses Start when everyone is in."
+            if len(seated) != 1
+            else f"1 of {info.seats_needed} players has joined. The creator presses Start when"
+            " everyone is in."
         )
-    else:
-        lines.append(f"Status: {info.status}.")
+        return "\n".join(lines)
+    lines.append("Turn order: " + ", ".join(f"{n}. {s.called}" for n, s in enumerate(seated, 1)))
+    lines.extend(team_lines([(s.team, s.called) for s in seated]))
+    lines.append(STATUS_WORDS.get(info.status, f"Status: {info.status}."))
     return "\n".join(lines)
+
+
+STATUS_WORDS = {
+    "active": "The game is under way in this thread.",
+    "over": "The game is over.",
+    "abandoned": "The game was abandoned.",
+}
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """The word for this many: "1 game", "3 games"."""
+    return word if count == 1 else (many or word + "s")
+
+
+def team_lines(seats: Sequence[tuple[int | None, str]]) -> list[str]:
+    """ "Team 1: alice (Blue) & carol (Green)", one line per team (none without teams)."""
+    teams: dict[int, list[str]] = {}
+    for team, name in seats:
+        if team is not None:
+            teams.setdefault(team, []).append(name)
+    return [f"Team {t + 1}: " + " & ".join(names) for t, names in sorted(teams.items())]
 
 
 def game_opened_text(game_id: int, thread_mention: str) -> str:
@@ -108,13 +119,20 @@ def game_opened_text(game_id: int, thread_mention: str) -> str:
 
 
 def start_text(post: StartPost) -> str:
+    """The game has begun: every seat with its person, colour, turn order and team, and
+    what everyone does first."""
     people = [p for p in post.players if p.user_id is not None and not p.ai]
     mentions = " ".join(f"<@{p.user_id}>" for p in people)
-    seats = ", ".join(who(p) for p in post.players)
-    return (
-        f"{mentions} the game has begun! Seats: {seats}. Everyone chooses starting trolls"
-        " at once: use `/mk draft`. Then gates are placed in turn order with `/mk gate`."
-    ).strip()
+    lines = [f"{mentions} the game has begun!".strip(), "Turn order:"]
+    lines += [f"{n}. {who(p)}" for n, p in enumerate(post.players, 1)]
+    lines += team_lines([(p.team, who(p)) for p in post.players])
+    first = post.players[0] if post.players else None
+    lines.append(
+        "Everyone now keeps four starting trolls, privately and at the same time: use"
+        " `/mk draft`. When all have drafted, gates are placed in turn order with `/mk gate`"
+        + (f", {who(first)} first." if first else ".")
+    )
+    return "\n".join(lines)
 
 
 # --- the draft -------------------------------------------------------------------------
@@ -141,22 +159,29 @@ def keep_label(card: str, slot: str) -> str:
 # --- acting ----------------------------------------------------------------------------
 
 
+def sentence(text: str) -> str:
+    """The text with a capital first letter (the rest as it is: "Dig a K3 tunnel")."""
+    return text[:1].upper() + text[1:]
+
+
 def done_text(reply: Reply | ActResult, *, post_pending: bool = False) -> str:
-    """The private answer to an accepted action (`post_pending`: a public post it made
-    owed could not be sent yet)."""
+    """The private answer to an accepted action, in the second person (`post_pending`:
+    a public post it made owed could not be sent yet)."""
+    told = reply.told if isinstance(reply, ActResult) else reply.story
     if reply.undone is not None:
-        text = f"Undone: `{reply.undone}`."
+        text = f"Undone: your last action (you {told}) is taken back."
     else:
-        text = f"Done: you {reply.story}."
-        if reply.turn_ended and not reply.game_over:
+        text = f"Done: you {told or reply.story}."
+        if reply.turn_ended and not reply.game_over and reply.notation != "end":
             text += " Your turn is over."
     if post_pending:
         text += " The public post will follow as soon as Discord accepts it."
     return text
 
 
-def dig_question(notation: str, sentence: str) -> str:
-    return f"Dig `{notation}`: {sentence}?"
+def dig_question(question: str) -> str:
+    """The dig preview's question: "Dig a stone N5 tunnel on K3+K4 for 6 honor?"."""
+    return sentence(question) + "?"
 
 
 def dig_refused(reason: str) -> str:
@@ -172,11 +197,8 @@ CANCELLED = "Cancelled: nothing was changed."
 
 
 def who(player: Player) -> str:
-    """A seat as the table reads it: its colour, with the player's name when known."""
-    colour = player.label.capitalize()
-    if player.ai:
-        return f"{colour} (AI)"
-    return f"{colour} ({player.name})" if player.name else colour
+    """A seat as the table reads it: "alice (Blue)" (see `called`)."""
+    return called(player.label, player.name, player.ai)
 
 
 def timestamp(at: datetime, style: str = "R") -> str:
@@ -184,29 +206,56 @@ def timestamp(at: datetime, style: str = "R") -> str:
     return f"<t:{int(at.timestamp())}:{style}>"
 
 
+# what a called player does next, by the phase they act in
+CALL_WORDS = {
+    "gates": "place your gate with `/mk gate`",
+    "draft": "keep your starting trolls with `/mk draft`",
+    "play": "it's your turn: `/mk status` shows your options",
+}
+
+
 def turn_post_text(post: TurnPost) -> str:
-    """What a finished turn did: "**Blue (alice)** recruited ...; dug ...."."""
-    return fit(f"**{who(post.player)}** " + "; ".join(post.sentences) + ".")
+    """What a finished turn did, "**alice (Blue)** recruited ...; dug ....", with a line
+    per player when several are told at once (the draft revealed), then whoever it
+    calls to act next."""
+    lines = [f"**{who(t.player)}** " + "; ".join(t.sentences) + "." for t in post.lines]
+    if len(lines) > 1:
+        lines = ["Everyone has drafted. The starting trolls:", *(f"• {line}" for line in lines)]
+    if post.images == "board" and post.call_phase == "play":
+        lines.append("The mountain is ready and the first turn begins.")
+    words = CALL_WORDS.get(post.call_phase, "it's your move")
+    for called_player in post.calls:
+        line = f"<@{called_player.user_id}> ({who(called_player)}), {words}."
+        if post.next_reminder is not None:
+            line += f" Next reminder {timestamp(post.next_reminder)}."
+        lines.append(line)
+    return fit("\n".join(lines))
 
 
 def ping_text(ping: Ping) -> str:
     return (
-        f"<@{ping.player.user_id}>, it's your turn ({ping.player.label}). Next reminder"
+        f"<@{ping.player.user_id}>, it's your turn ({who(ping.player)}). Next reminder"
         f" {timestamp(ping.next_reminder)}. Use `/mk status` to see your options."
     )
 
 
-def game_over_text(over: GameOver) -> str:
-    winners = " & ".join(who(p) for p in over.winners)
+def game_over_text(over: GameOver, record_name: str = "the record") -> str:
+    """The winners by name (a team wins together), and what the attachments are."""
+    winners = listed([who(p) for p in over.winners]) or "Nobody"
     verb = "win and are" if len(over.winners) > 1 else "wins and is"
+    crowned = "crowned Mountain Kings" if len(over.winners) > 1 else "crowned the Mountain King"
     return (
-        f"🏆 The game is over. **{winners}** {verb} crowned the Mountain King!\n"
-        "The record is attached: replay it with `python -m rules replay game.json`."
+        f"🏆 The game is over. **{winners}** {verb} {crowned}!\n"
+        "Attached: the score sheet, the whole game as an animation of the board after"
+        f" every turn, and `{record_name}`, the game's record (every action in order; the"
+        " bot's owner can replay it to check the result)."
     )
 
 
 def seat_text(news: SeatNews) -> str:
     seat = news.player.label.capitalize()
+    if news.player.name and news.change in ("kicked", "substitute"):
+        seat += f" ({news.player.name}'s seat)"
     if news.change == "kicked":
         return (
             f"<@{news.other_user_id}> no longer plays {seat}. The AI plays the seat until"
@@ -227,7 +276,7 @@ def seat_text(news: SeatNews) -> str:
 def reminder_text(due: DueReminder) -> str:
     return (
         f"<@{due.user_id}>, the Mountain King's game #{due.game_id} is waiting for you"
-        f" ({due.label}) since {timestamp(due.since)}."
+        f" ({due.label.capitalize()}) since {timestamp(due.since)}."
     )
 
 
@@ -268,17 +317,12 @@ def vote_text(tally: VoteTally, names: Mapping[int, str]) -> str:
 # --- looking ---------------------------------------------------------------------------
 
 
-def scores_text(players: Iterable[tuple[str, int]]) -> str:
-    """Honor on the track so far, one line per (colour, honor)."""
-    return "\n".join(
-        f"{colour.capitalize()}: {honor} honor on the track" for colour, honor in players
-    )
-
-
 def log_text(entries: Sequence[LogEntry]) -> str:
     """The last actions as the stories stored with them, newest last, with each
     action's notation (what `/mk act` takes)."""
-    lines = [f"{e.seq}. {e.label.capitalize()} {e.sentence} · `{e.notation}`" for e in entries]
+    lines = [
+        f"{e.seq}. {e.who or e.label.capitalize()} {e.sentence} · `{e.notation}`" for e in entries
+    ]
     kept: list[str] = []
     size = 0
     for line in reversed(lines):
@@ -294,7 +338,7 @@ def status_text(
 ) -> str:
     """A player's private status: storage, what they can do now, what changed."""
     owned = ", ".join(f"{n} {r}" for r, n in storage.items() if n) or "nothing"
-    changed = "\n".join(f"• {e.label.capitalize()} {e.sentence}" for e in changes[-15:])
+    changed = "\n".join(f"• {e.who or e.label.capitalize()} {e.sentence}" for e in changes[-15:])
     changed = changed or "• nothing yet"
     can = ", ".join("`/mk draft`" if k == "keep" else f"`/mk {k}`" for k in kinds)
     lines = [
@@ -303,3 +347,124 @@ def status_text(
         f"Since your last turn:\n{changed}",
     ]
     return "\n".join(lines)[:POST_LIMIT]
+
+
+# --- your games
+
+
+def game_link(game: GameInfo) -> str:
+    """The game's thread (or channel) as a mention, clickable in the server."""
+    place = game.thread_id or game.channel_id
+    return f"<#{place}>" if place else "(no channel)"
+
+
+def game_url(game: GameInfo) -> str:
+    """The game's thread as a link that also opens from a direct message."""
+    place = game.thread_id or game.channel_id
+    if place and game.guild_id:
+        return f"https://discord.com/channels/{game.guild_id}/{place}"
+    return game_link(game)
+
+
+def _names(seats: Sequence[SeatInfo]) -> str:
+    called_ = [s.called for s in seats]
+    if len(called_) <= 1:
+        return "".join(called_)
+    return ", ".join(called_[:-1]) + " and " + called_[-1]
+
+
+def _colour(seat: SeatInfo) -> str:
+    return seat.label[:1].upper() + seat.label[1:]
+
+
+def your_game_line(entry: YourGame, user_id: int) -> str:
+    """One game of `/mk games`: its number, its thread, your colour, whose move it is
+    and since when."""
+    game, seat = entry.game, entry.seat
+    head = f"#{game.id} {game_link(game)}"
+    if game.status == "open":
+        joined = sum(1 for s in game.seats if s.user_id is not None or s.ai)
+        verb = "has" if joined == 1 else "have"
+        return f"{head} · lobby: {joined} of {game.seats_needed} players {verb} joined"
+    if game.status != "active":
+        ended = "over" if game.status == "over" else "abandoned"
+        return f"{head} · you were {_colour(seat)} · {ended} {timestamp(game.updated_at)}"
+    line = f"{head} · you are {_colour(seat)}"
+    if seat.controller_id != user_id:
+        line += " (a substitute plays your seat)"
+    elif seat.autopilot:
+        line += " (the autopilot plays your seat)"
+    since = f" since {timestamp(entry.since)}" if entry.since else ""
+    if entry.your_move:
+        return f"▶ **{line} · your move**{since}"
+    if not entry.awaited:
+        return line
+    return f"{line} · waiting for {_names(entry.awaited)}{since}"
+
+
+def your_games_text(games: Sequence[YourGame], user_id: int, *, here: bool = True) -> str:
+    """`/mk games`: your games, your move first, cut to one message ("and N more")."""
+    where = "on this server" if here else "yet"
+    if not games:
+        return (
+            f"You have no games {where}. Open one with `/mk new` in a text channel, or press"
+            " **Join** on a game's lobby message in its thread."
+        )
+    moves = sum(1 for g in games if g.your_move)
+    count = f"{moves} {'game awaits' if moves == 1 else 'games await'} your move"
+    header = f"**Your games{' here' if here else ''}** · {count if moves else 'none awaits you'}:"
+    lines = [header]
+    size = len(header)
+    for n, entry in enumerate(games):
+        line = your_game_line(entry, user_id)
+        left = len(games) - n
+        tail = f"…and {left} more."
+        if size + 1 + len(line) + (0 if left == 1 else 1 + len(tail)) > POST_LIMIT:
+            lines.append(tail)
+            break
+        lines.append(line)
+        size += 1 + len(line)
+    return "\n".join(lines)
+
+
+def digest_text(games: Sequence[YourGame]) -> str:
+    """The daily digest DM: "Your move in 3 games: #4 (link), #7 (link), #9 (link)."."""
+    count = "1 game" if len(games) == 1 else f"{len(games)} games"
+    head = f"Your move in {count}: "
+    foot = "\n`/mk games` lists all your games; `/mk notify digest:False` stops this message."
+    parts: list[str] = []
+    size = len(head) + len(foot) + 1
+    for n, entry in enumerate(games):
+        part = f"#{entry.game.id} ({game_url(entry.game)})"
+        tail = f" and {len(games) - n} more"
+        if size + len(part) + 2 + len(tail) > POST_LIMIT:
+            return head + ", ".join(parts) + tail + "." + foot
+        parts.append(part)
+        size += len(part) + 2
+    return head + ", ".join(parts) + "." + foot
+
+
+def notify_text(
+    *,
+    dm: bool,
+    quiet: tuple[int, int] | None,
+    timezone: str,
+    digest_at: datetime | None,
+) -> str:
+    """What `/mk notify` saved: reminders, quiet hours (minutes after local midnight),
+    time zone and the daily digest."""
+
+    def hhmm(minute: int) -> str:
+        return f"{minute // 60:02d}:{minute % 60:02d}"
+
+    reminders = "by direct message" if dm else "in the game's thread"
+    hours = "none"
+    if quiet is not None and quiet[0] != quiet[1]:
+        hours = f"{hhmm(quiet[0])}–{hhmm(quiet[1])}"
+    digest = "off"
+    if digest_at is not None:
+        digest = f"on, the next one {timestamp(digest_at, 'F')}"
+    return (
+        f"Saved. Reminders come {reminders}; quiet hours: {hours} ({timezone});"
+        f" daily digest of the games awaiting your move: {digest}."
+    )

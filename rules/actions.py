@@ -8,7 +8,7 @@ it and `parse_action(text)` reads it back, so `parse_action(str(a)) == a`.
     cast earth-ritual 2iron           cast a spell (arguments depend on the spell)
     cast golden-mask pay rune@B1      ... naming where the rune comes from
     use S3 heartstone>cart            one use of the workshop on site S3
-    trade 2coin+stone+rune>iron       4-for-1 trade with the supply
+    trade stone+2coin+rune>iron       4-for-1 trade with the supply
     recruit 2.3 B1                    recruit horde troll 2.3 into pyramid slot B1
     recruit 3.1 C1 fire               ... level 3: take a Fire pedestal from the bag
     end                               end your turn
@@ -407,7 +407,7 @@ def parse_action(text: str) -> Action:
         return UseWorkshop(rest[0], parse_bundle(give), parse_bundle(get), pay=pay)
     if verb == "trade":
         rest, pay = _split_pay(rest)
-        _expect(rest, 1, "trade <4 resources>><resource>, e.g. trade 2coin+stone+rune>iron")
+        _expect(rest, 1, "trade <4 resources>><resource>, e.g. trade stone+2coin+rune>iron")
         give, sep, get = rest[0].partition(">")
         if not sep or get not in RESOURCE_BY_NAME:
             raise NotationError("Write a trade as give>get, e.g. trade 4stone>rune.")

@@ -194,3 +194,9 @@ def test_message_texts_are_a_leaf() -> None:
     tallies) and imports no other part of the bot."""
     allowed = {"bot.service.results", "bot.service.owed", "bot.service.votes"}
     assert _import_graph()["bot.texts"] <= allowed
+
+
+def test_help_texts_are_a_leaf() -> None:
+    """bot.help_texts (help, captions, the permissions refusal) reads plain values and
+    the game's content, and imports no other part of the bot."""
+    assert _import_graph()["bot.help_texts"] <= {"bot.service.results"}

@@ -5,6 +5,7 @@ an absent player (skip this turn, or autopilot from now on)."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Literal, Self
 
 import discord
@@ -17,8 +18,8 @@ from bot.courier import Maker, Outgoing
 from bot.features.base import Feature
 from bot.service import GameInfo, Owed, SeatInfo, ServiceError
 from bot.service.owed import SeatNews, VoteNews
-from bot.store import NotificationPrefs, OwedKind, VoteChoice
-from bot.texts import NO_MENTIONS, seat_text, vote_text
+from bot.store import OwedKind, VoteChoice
+from bot.texts import NO_MENTIONS, notify_text, seat_text, vote_text
 
 # the custom_id word of each choice
 VOTE_KINDS: dict[VoteChoice, str] = {"skip": "vskip", "autopilot": "vauto"}
@@ -137,30 +138,43 @@ class AdminCommands(Feature):
             edit = (vote.channel_id, vote.message_id)
         return Outgoing(vote_text(tally, names), view=view, edit=edit, on_sent=posted)
 
-    @app_commands.command(name="notify", description="How you want reminders")
+    @app_commands.command(
+        name="notify", description="How you want reminders, and the daily digest of your moves"
+    )
     @app_commands.describe(
         dm="Send reminders as direct messages (falls back to the thread if DMs are closed)",
-        quiet_from="Quiet hours start (hour 0-23, your time zone)",
+        quiet_from="Quiet hours start (hour 0-23, your time zone; the same hour twice: none)",
         quiet_to="Quiet hours end (hour 0-23)",
         timezone="Your time zone, e.g. Europe/Warsaw",
+        digest="A direct message each morning listing the games that await your move",
     )
     async def notify(
         self,
         interaction: discord.Interaction[MountainBot],
-        dm: bool,
+        dm: bool | None = None,
         quiet_from: app_commands.Range[int, 0, 23] | None = None,
         quiet_to: app_commands.Range[int, 0, 23] | None = None,
-        timezone: str = "UTC",
+        timezone: str | None = None,
+        digest: bool | None = None,
     ) -> None:
-        prefs = NotificationPrefs(
-            interaction.user.id,
-            dm_opt_in=dm,
-            quiet_start=None if quiet_from is None else quiet_from * 60,
-            quiet_end=None if quiet_to is None else quiet_to * 60,
-            timezone=timezone,
+        """Change the settings given (the others stay as they are) and say what they
+        are now; the digest is scheduled anew for the time zone and quiet hours."""
+        service = self.bot.service
+        current = await service.notifications.prefs(interaction.user.id)
+        prefs = replace(
+            current,
+            dm_opt_in=current.dm_opt_in if dm is None else dm,
+            quiet_start=current.quiet_start if quiet_from is None else quiet_from * 60,
+            quiet_end=current.quiet_end if quiet_to is None else quiet_to * 60,
+            timezone=current.timezone if timezone is None else timezone.strip(),
         )
-        await self.bot.service.notifications.set_prefs(prefs)
-        await interaction.response.send_message("Reminder settings saved.", ephemeral=True)
+        await service.notifications.set_prefs(prefs)
+        due = await service.set_digest(interaction.user.id, digest)
+        quiet = None
+        if prefs.quiet_start is not None and prefs.quiet_end is not None:
+            quiet = (prefs.quiet_start, prefs.quiet_end)
+        text = notify_text(dm=prefs.dm_opt_in, quiet=quiet, timezone=prefs.timezone, digest_at=due)
+        await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(
         name="admin", description="Game admin: autopilot, substitute, kick, abandon"

@@ -99,7 +99,7 @@ class DraftCommands(Feature):
 
 async def draft_message(bot: MountainBot, game: GameInfo, user_id: int) -> DraftMessage:
     """The private draft message: the two cards in hand with a Keep button for each
-    empty bottom slot, and the trollsmoot so far."""
+    empty bottom slot, and the pyramid so far."""
     seat = game.seat_of(user_id)
     if seat is None:
         raise NotInGameError()

@@ -3,7 +3,9 @@ Add AI player and Start buttons fill the seats and deal the game."""
 
 from __future__ import annotations
 
+import logging
 import re
+from contextlib import suppress
 from datetime import timedelta
 from typing import Literal, Self
 
@@ -14,10 +16,36 @@ from bot.buttons import GameButton, PressedItem, label_of, template, view_of
 from bot.client import MountainBot
 from bot.courier import Maker, Outgoing
 from bot.features.base import Feature
+from bot.help_texts import missing_permissions_text
 from bot.service import GameInfo, Owed, ServiceError
 from bot.service.owed import StartPost
 from bot.store import OwedKind
 from bot.texts import NO_MENTIONS, game_opened_text, lobby_text, mention_users, start_text
+
+log = logging.getLogger(__name__)
+
+# What the bot needs in a game's channel (its threads inherit them), and why. The invite
+# URL asks for exactly these (`bot.app.invite_url`); `/mk new` checks them first.
+CHANNEL_PERMISSIONS = discord.Permissions(
+    view_channel=True,  # see the channel and the game's thread
+    send_messages=True,  # post in the channel when the game's thread is closed to the bot
+    create_public_threads=True,  # `/mk new` gives each game its own thread
+    # the lobby, turn posts, pings, reminders, votes; also reopening an archived thread
+    send_messages_in_threads=True,
+    attach_files=True,  # the board, pyramid and score sheet images of the turn posts
+    read_message_history=True,  # after a crash, find a post already sent before resending
+)
+NO_THREAD = (
+    "Discord refused the game's thread or its first post ({reason}), so no game was opened."
+    " Check the bot's permissions in this channel, then try again."
+)
+
+
+def missing_permissions(granted: discord.Permissions) -> list[str]:
+    """The permissions of `CHANNEL_PERMISSIONS` that `granted` lacks, in their order."""
+    if granted.administrator:
+        return []
+    return [flag for flag, needed in CHANNEL_PERMISSIONS if needed and not getattr(granted, flag)]
 
 
 def lobby_view(info: GameInfo) -> discord.ui.View | None:
@@ -153,6 +181,10 @@ class LobbyCommands(Feature):
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             raise ServiceError("Open a game from a server's text channel.")
+        # Discord sends the bot's permissions in this channel with the interaction
+        missing = missing_permissions(interaction.app_permissions)
+        if missing:
+            raise ServiceError(missing_permissions_text(channel.mention, missing))
         await interaction.response.defer(ephemeral=True, thinking=True)
         service = self.bot.service
         options = {"players": players, "side": side, "teams": teams, "workshops": workshops}
@@ -165,15 +197,41 @@ class LobbyCommands(Feature):
             reminder_interval=timedelta(hours=hours),
             name=interaction.user.display_name,
         )
-        thread = await channel.create_thread(
-            name=f"Mountain King #{info.id}", type=discord.ChannelType.public_thread
-        )
-        info = await service.set_place(
-            info.id, guild_id=interaction.guild_id, channel_id=channel.id, thread_id=thread.id
-        )
-        await thread.send(
-            lobby_text(info),
-            view=lobby_view(info) or discord.utils.MISSING,
-            allowed_mentions=NO_MENTIONS,
-        )
+        thread: discord.Thread | None = None
+        try:
+            thread = await channel.create_thread(
+                name=f"Mountain King #{info.id}", type=discord.ChannelType.public_thread
+            )
+            info = await service.set_place(
+                info.id, guild_id=interaction.guild_id, channel_id=channel.id, thread_id=thread.id
+            )
+            await thread.send(
+                lobby_text(info),
+                view=lobby_view(info) or discord.utils.MISSING,
+                allowed_mentions=NO_MENTIONS,
+            )
+        except Exception as exc:
+            # no game may stay open without its thread and lobby
+            await self.withdraw(interaction, info, thread)
+            if isinstance(exc, discord.HTTPException):
+                log.warning("game %s: Discord refused its thread or lobby: %s", info.id, exc)
+                raise ServiceError(NO_THREAD.format(reason=exc.text or exc.status)) from exc
+            raise
         await interaction.followup.send(game_opened_text(info.id, thread.mention), ephemeral=True)
+
+    async def withdraw(
+        self,
+        interaction: discord.Interaction[MountainBot],
+        info: GameInfo,
+        thread: discord.Thread | None,
+    ) -> None:
+        """Take back a game whose thread or lobby could not be made: the game is
+        abandoned (so it is never open without a place to play) and its thread, if
+        Discord made one, deleted when the bot may."""
+        try:
+            await self.bot.service.abandon(info.id, interaction.user.id)
+        except Exception:
+            log.exception("game %s: could not abandon the game left without a lobby", info.id)
+        if thread is not None:
+            with suppress(discord.HTTPException):
+                await thread.delete()

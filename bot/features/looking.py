@@ -1,10 +1,18 @@
-"""Looking at the game at any time: the board, a trollsmoot, the market, the scores,
-the log, your own status, and rules help."""
+"""Looking at the game at any time: the board, a pyramid, the market, the scores, the
+log, your own status, and help.
+
+The board, pyramid, market and scores answer only the player who asks, unless they
+choose `share`: then the picture is posted for the table, drawn from what the table may
+see (a shared pyramid keeps its pedestal tokens face down). Every answer carries a
+caption saying which game, what and when; every refusal is private, shared or not.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import io
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import discord
@@ -12,59 +20,127 @@ from discord import app_commands
 
 from bot.client import MountainBot
 from bot.features.base import Feature
+from bot.help_texts import (
+    HELP_TOPICS,
+    NO_SEAT_YOU,
+    SHARED,
+    caption,
+    help_text,
+    moment,
+    no_seat,
+    scores_lines,
+)
 from bot.service import GameInfo, GameView, ServiceError
-from bot.texts import HELP, HELP_STEPS, NO_MENTIONS, NOT_STARTED, log_text, scores_text, status_text
-from render import board_png, market_png, pyramid_png, score_png
+from bot.texts import NO_MENTIONS, NOT_STARTED, log_text, status_text
+from render import board_png, legend_png, market_png, pyramid_png, score_png
 from rules.legal import legal_kinds
 
-HELP_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in HELP_STEPS]
+HELP_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in HELP_TOPICS]
+SHARE = "Post it for the table to see (by default only you see it)"
+
+
+@dataclass(frozen=True)
+class Look:
+    """What one looking command shows: the game, the view it is drawn from (the
+    asker's, or the table's when shared) and that view's state."""
+
+    game: GameInfo
+    view: GameView
+    state: dict[str, Any]
+
+    @property
+    def names(self) -> dict[int, str]:
+        return names_of(self.game)
+
+    def caption(self, subject: str) -> str:
+        called = {s.seat: s.called for s in self.game.seats}
+        phase = str(self.state.get("phase", ""))
+        waiting = [] if phase == "over" else [called[s] for s in self.state.get("to_act", [])]
+        when = moment(phase, int(self.state.get("n_actions", self.view.seq)))
+        return caption(self.game.id, subject, when, waiting, drafting=phase == "draft")
 
 
 class LookingCommands(Feature):
     """Images and summaries of the game; none of them changes it."""
 
-    @app_commands.command(name="board", description="Show the mountain")
-    async def board(self, interaction: discord.Interaction[MountainBot]) -> None:
-        _, _, state = await self.started_view(interaction)
-        await send_png(interaction, await asyncio.to_thread(board_png, state), "board.png")
+    @app_commands.command(
+        name="board", description="The mountain, with a caption (only you see it unless shared)"
+    )
+    @app_commands.describe(share=SHARE)
+    async def board(
+        self, interaction: discord.Interaction[MountainBot], share: bool = False
+    ) -> None:
+        look = await self.look(interaction, share)
+        image = await asyncio.to_thread(partial(board_png, look.state, names=look.names))
+        await show(interaction, look.caption("the mountain"), image, "board.png", share)
 
     @app_commands.command(
-        name="pyramid", description="Show a player's trollsmoot (yours by default)"
+        name="pyramid", description="A player's pyramid of trolls and storage (yours by default)"
     )
-    @app_commands.describe(player="Whose trollsmoot")
+    @app_commands.describe(
+        player="Whose pyramid (default: yours)",
+        share="Post it for the table; their pedestal tokens stay face down",
+    )
     async def pyramid(
-        self, interaction: discord.Interaction[MountainBot], player: discord.Member | None = None
+        self,
+        interaction: discord.Interaction[MountainBot],
+        player: discord.Member | None = None,
+        share: bool = False,
     ) -> None:
-        game, _, state = await self.started_view(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game = await self.bot.game(interaction)
         seat = game.seat_of(player.id if player else interaction.user.id)
         if seat is None:
-            raise ServiceError("That player has no seat in this game.")
-        image = await asyncio.to_thread(pyramid_png, state, seat.seat)
-        await send_png(interaction, image, "trollsmoot.png")
-
-    @app_commands.command(name="market", description="Show the horde, spellbook and supplies")
-    async def market(self, interaction: discord.Interaction[MountainBot]) -> None:
-        _, _, state = await self.started_view(interaction)
-        await send_png(interaction, await asyncio.to_thread(market_png, state), "market.png")
+            raise ServiceError(no_seat(player.display_name) if player else NO_SEAT_YOU)
+        look = await self.seen(interaction, game, share)
+        image = await asyncio.to_thread(
+            partial(pyramid_png, look.state, seat.seat, names=look.names)
+        )
+        subject = f"{seat.called}'s pyramid"
+        await show(interaction, look.caption(subject), image, f"pyramid-{seat.label}.png", share)
 
     @app_commands.command(
-        name="scores", description="Honor so far (the score sheet once the game is over)"
+        name="market",
+        description="The horde, spellbook and supplies (only you see it unless shared)",
     )
-    async def scores(self, interaction: discord.Interaction[MountainBot]) -> None:
-        _, view, state = await self.started_view(interaction)
-        if view.outcome is not None:
-            image = await asyncio.to_thread(score_png, state, view.outcome)
-            await send_png(interaction, image, "scores.png")
-            return
-        honor = ((p["colour"], state["scores"][p["account"]]) for p in state["players"])
-        await interaction.followup.send(scores_text(honor), allowed_mentions=NO_MENTIONS)
+    @app_commands.describe(share=SHARE)
+    async def market(
+        self, interaction: discord.Interaction[MountainBot], share: bool = False
+    ) -> None:
+        look = await self.look(interaction, share)
+        image = await asyncio.to_thread(market_png, look.state)
+        await show(interaction, look.caption("the market"), image, "market.png", share)
 
-    @app_commands.command(name="log", description="The game's actions in notation")
+    @app_commands.command(
+        name="scores", description="Honor so far; the score sheet once the game is over"
+    )
+    @app_commands.describe(share=SHARE)
+    async def scores(
+        self, interaction: discord.Interaction[MountainBot], share: bool = False
+    ) -> None:
+        look = await self.look(interaction, share)
+        state, outcome = look.state, look.view.outcome
+        if outcome is not None:
+            image = await asyncio.to_thread(partial(score_png, state, outcome, names=look.names))
+            await show(interaction, look.caption("the score sheet"), image, "scores.png", share)
+            return
+        by_account: dict[int, list[str]] = {}
+        called = {s.seat: s.called for s in look.game.seats}
+        for p in state["players"]:
+            by_account.setdefault(p["account"], []).append(called.get(p["seat"], p["colour"]))
+        lines = scores_lines(
+            (names, state["scores"][account]) for account, names in by_account.items()
+        )
+        await show(interaction, f"{look.caption('honor on the track')}\n{lines}", None, "", share)
+
+    @app_commands.command(name="log", description="The game's last actions, with their notation")
     async def log(self, interaction: discord.Interaction[MountainBot]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         game = await self.bot.game(interaction)
         entries = await self.bot.service.log(game.id)
-        await interaction.followup.send(log_text(entries), ephemeral=True)
+        await interaction.followup.send(
+            log_text(entries), ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
 
     @app_commands.command(
         name="status", description="Your resources, options and what changed (private)"
@@ -74,37 +150,80 @@ class LookingCommands(Feature):
         service = self.bot.service
         game, state, seat = await self.bot.seated(interaction)
         changes = await service.changes_since_last_turn(game.id, interaction.user.id)
+        me = game.seat_of(interaction.user.id)
         text = status_text(
-            state.players[seat].colour,
+            me.called if me is not None else state.players[seat].colour,
             state.account_of(seat).storage,
             legal_kinds(state, seat),
             changes,
         )
         view = service.rules.view(state, seat)
-        image = await asyncio.to_thread(pyramid_png, view, seat)
+        image = await asyncio.to_thread(partial(pyramid_png, view, seat, names=names_of(game)))
         await interaction.followup.send(
             text,
-            file=discord.File(io.BytesIO(image), filename="my-trollsmoot.png"),
+            file=discord.File(io.BytesIO(image), filename="my-pyramid.png"),
+            ephemeral=True,
+            allowed_mentions=NO_MENTIONS,
+        )
+
+    @app_commands.command(
+        name="help", description="How to play: start, a turn, the end, the images; or one topic"
+    )
+    @app_commands.describe(topic="What to explain (leave it out for the overview)")
+    @app_commands.choices(topic=HELP_CHOICES)
+    async def help(
+        self, interaction: discord.Interaction[MountainBot], topic: str | None = None
+    ) -> None:
+        if topic != "images":
+            await interaction.response.send_message(help_text(topic), ephemeral=True)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        legend = await asyncio.to_thread(legend_png)
+        await interaction.followup.send(
+            help_text(topic),
+            file=discord.File(io.BytesIO(legend), filename="legend.png"),
             ephemeral=True,
         )
 
-    @app_commands.command(name="help", description="Rules help for a step of the turn")
-    @app_commands.choices(step=HELP_CHOICES)
-    async def help(self, interaction: discord.Interaction[MountainBot], step: str) -> None:
-        await interaction.response.send_message(HELP[step], ephemeral=True)
-
-    async def started_view(
-        self, interaction: discord.Interaction[MountainBot]
-    ) -> tuple[GameInfo, GameView, dict[str, Any]]:
-        """Defer publicly, then the game here, what this user may see of it, and that
-        view's state (refused before the game starts)."""
-        await interaction.response.defer(thinking=True)
+    async def look(self, interaction: discord.Interaction[MountainBot], share: bool) -> Look:
+        """Defer privately (so that a refusal stays private), then the game here and
+        what the asker may see of it, or the table when shared."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
         game = await self.bot.game(interaction)
-        view = await self.bot.service.view(game.id, interaction.user.id)
+        return await self.seen(interaction, game, share)
+
+    async def seen(
+        self, interaction: discord.Interaction[MountainBot], game: GameInfo, share: bool
+    ) -> Look:
+        """The game as the asker sees it, or as anyone at the table may (shared);
+        refused before the game starts."""
+        viewer = None if share else interaction.user.id
+        view = await self.bot.service.view(game.id, viewer)
         if view.state is None:
             raise ServiceError(NOT_STARTED)
-        return game, view, view.state
+        return Look(game, view, view.state)
 
 
-async def send_png(interaction: discord.Interaction[MountainBot], data: bytes, name: str) -> None:
-    await interaction.followup.send(file=discord.File(io.BytesIO(data), filename=name))
+def names_of(game: GameInfo) -> dict[int, str]:
+    """Each seat's player as the images name them (beside the colour)."""
+    return {s.seat: s.name for s in game.seats if s.name}
+
+
+async def show(
+    interaction: discord.Interaction[MountainBot],
+    text: str,
+    image: bytes | None,
+    filename: str,
+    share: bool,
+) -> None:
+    """The answer to a looking command: to the asker alone, or (shared) a private note
+    in place of the deferred answer and a follow-up for everyone."""
+    kwargs: dict[str, Any] = {"allowed_mentions": NO_MENTIONS}
+    if image is not None:
+        kwargs["file"] = discord.File(io.BytesIO(image), filename=filename)
+    if share:
+        # the first follow-up replaces the private "thinking..."; the next is public
+        await interaction.followup.send(SHARED, ephemeral=True)
+        await interaction.followup.send(text, **kwargs)
+    else:
+        await interaction.followup.send(text, ephemeral=True, **kwargs)

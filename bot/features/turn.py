@@ -2,7 +2,7 @@
 `/mk dig` with a private preview and Confirm / Cancel buttons, `/mk undo` and `/mk end`.
 
 Every action answers privately. What a finished turn owes the table (its post with the
-board and the player's trollsmoot, the ping to whoever acts next, the game-over post)
+board and the player's pyramid, the ping to whoever acts next, the game-over post)
 is stored with the action by the service and sent by the courier, with the messages
 this feature's makers build.
 """
@@ -13,7 +13,8 @@ import asyncio
 import io
 import json
 import re
-from typing import Literal, Self
+from collections.abc import Sequence
+from typing import Any, Self
 
 import discord
 from discord import app_commands
@@ -22,6 +23,8 @@ from bot.buttons import GameButton, PressedItem, label_of, template, view_of
 from bot.choices import (
     AnyAction,
     Conversion,
+    DigMineral,
+    DigPedestal,
     Hall,
     HallCells,
     HordeSlot,
@@ -51,10 +54,11 @@ from bot.texts import (
     done_text,
     game_over_text,
     mention_only,
+    mention_users,
     ping_text,
     turn_post_text,
 )
-from render import Preview, board_png, pyramid_png, score_png
+from render import Preview, board_png, pyramid_png, replay_webp, score_png
 from rules.actions import Dig, parse_action
 from rules.resources import RESOURCES
 
@@ -143,20 +147,35 @@ class TurnCommands(Feature):
         }
 
     async def turn_post(self, owed: Owed, info: GameInfo) -> Outgoing | None:
-        """What the turn did, the board with its changes outlined, and the player's
-        trollsmoot, as they were when the turn ended."""
+        """What the turn did: the board with its changes outlined, a zoomed crop around
+        them (legible on a phone), and the player's pyramid, as they were when the turn
+        ended. While the game is set up, a line (the board alone once the mountain is
+        ready) that calls whoever acts next."""
         post = owed.payload
         assert isinstance(post, TurnPost)
+        mentions = mention_users(p.user_id for p in post.calls if p.user_id is not None)
+        text = turn_post_text(post)
+        if post.images == "none":
+            return Outgoing(text, mentions=mentions)
         view = (await self.bot.service.view(info.id, None, at_seq=post.seq)).state
         if view is None:
             return None
+        names = info.names
+        board = asyncio.to_thread(board_png, view, highlight=post.cells, names=names)
+        if post.images == "board":
+            return Outgoing(text, files=[("board.png", await board)], mentions=mentions)
         seat = post.player.seat
-        board, pyramid = await asyncio.gather(
-            asyncio.to_thread(board_png, view, highlight=post.cells),
-            asyncio.to_thread(pyramid_png, view, seat),
-        )
-        files = [("board.png", board), (f"trollsmoot-{post.player.label}.png", pyramid)]
-        return Outgoing(turn_post_text(post), files=files)
+        images = [board, asyncio.to_thread(pyramid_png, view, seat, names=names)]
+        if post.cells:
+            images.append(
+                asyncio.to_thread(board_png, view, highlight=post.cells, focus=True, names=names)
+            )
+        made = await asyncio.gather(*images)
+        files = [("board.png", made[0])]
+        if post.cells:
+            files.append(("board-zoom.png", made[2]))
+        files.append((f"pyramid-{post.player.label}.png", made[1]))
+        return Outgoing(text, files=files, mentions=mentions)
 
     async def ping(self, owed: Owed, info: GameInfo) -> Outgoing | None:
         """The player who must act now, mentioned alone; nothing if they already acted
@@ -170,20 +189,26 @@ class TurnCommands(Feature):
         return Outgoing(ping_text(ping), mentions=mention_only(ping.player.user_id))
 
     async def game_over(self, owed: Owed, info: GameInfo) -> Outgoing | None:
-        """The score sheet, the winners, and the record (checked to replay to the
-        result before it is attached)."""
+        """The winners, the score sheet, the game as an animation of the board after
+        every turn, and the record (checked to replay to the result before it is
+        attached)."""
         over = owed.payload
         assert isinstance(over, GameOver)
         view = await self.bot.service.view(info.id, None)
         if view.state is None or view.outcome is None:
             return None
-        sheet = await asyncio.to_thread(score_png, view.state, view.outcome)
+        names = info.names
+        sheet = asyncio.to_thread(score_png, view.state, view.outcome, names=names)
+        frames = await self.bot.service.turn_views(info.id)
+        replay = asyncio.to_thread(animate, frames, names)
         record = await self.bot.service.record(info.id)
+        record_name = f"game-{info.id}.json"
         files = [
-            ("score-sheet.png", sheet),
-            (f"game-{info.id}.json", json.dumps(record, indent=1).encode()),
+            ("score-sheet.png", await sheet),
+            ("replay.webp", await replay),
+            (record_name, json.dumps(record, indent=1).encode()),
         ]
-        return Outgoing(game_over_text(over), files=files)
+        return Outgoing(game_over_text(over, record_name), files=files)
 
     async def reply(self, owed: Owed, info: GameInfo) -> Outgoing | None:
         """The private answer the command that acted could not give (its process
@@ -199,6 +224,7 @@ class TurnCommands(Feature):
     @app_commands.command(
         name="act", description="Any action, in notation (autocomplete lists the legal ones)"
     )
+    @app_commands.describe(action="The action in notation, e.g. recruit 2.3 B1 (/mk help notation)")
     async def act(self, interaction: discord.Interaction[MountainBot], action: AnyAction) -> None:
         await play(interaction, action)
 
@@ -223,7 +249,7 @@ class TurnCommands(Feature):
     @app_commands.describe(
         tile="Tunnel tile shape",
         cells="Cells it covers, anchor marked * (autocomplete lists legal placements)",
-        mineral="Mineral you pay with",
+        mineral="Mineral you pay with (autocomplete lists those that pay for the cells)",
         pedestal="Pedestal for the anchor (optional)",
         workshop="Workshop to establish next to it, as site=name (optional)",
     )
@@ -232,8 +258,8 @@ class TurnCommands(Feature):
         interaction: discord.Interaction[MountainBot],
         tile: TileShape,
         cells: TileCells,
-        mineral: Literal["stone", "iron", "heartstone"],
-        pedestal: Literal["fire", "ice", "moon"] | None = None,
+        mineral: DigMineral,
+        pedestal: DigPedestal | None = None,
         workshop: NewWorkshop | None = None,
     ) -> None:
         notation = f"dig {tile} {cells} {mineral}" + (f" pedestal {pedestal}" if pedestal else "")
@@ -254,7 +280,7 @@ class TurnCommands(Feature):
         confirm = ConfirmButton(game.id, judged.seq, judged.notation)
         cancel = CancelButton(game.id, judged.seq)
         await interaction.followup.send(
-            dig_question(judged.notation, judged.story),
+            dig_question(judged.story),
             file=file,
             view=view_of(confirm, cancel),
             ephemeral=True,
@@ -286,7 +312,7 @@ class TurnCommands(Feature):
         name="trade", description="Trade any 4 resources for 1 (any time in your turn)"
     )
     @app_commands.describe(
-        give="Four resources, e.g. 2coin+stone+rune", get="The resource you take"
+        give="Four resources, e.g. stone+2coin+rune", get="The resource you take"
     )
     @app_commands.choices(get=RESOURCE_CHOICES)
     async def trade(
@@ -325,3 +351,10 @@ class TurnCommands(Feature):
     @app_commands.command(name="end", description="End your turn")
     async def end(self, interaction: discord.Interaction[MountainBot]) -> None:
         await play(interaction, "end")
+
+
+def animate(
+    frames: Sequence[tuple[dict[str, Any], tuple[str, ...]]], names: dict[int, str]
+) -> bytes:
+    """The replay: the board after every turn, with that turn's cells outlined."""
+    return replay_webp([board_png(v, highlight=cells, names=names) for v, cells in frames])

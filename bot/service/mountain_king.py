@@ -7,6 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.service.protocol import Announce, Voice
 from rules import engine
 from rules.actions import Action, format_action, parse_action
 from rules.ai import choose_action
@@ -15,8 +16,11 @@ from rules.legal import legal_actions
 from rules.scoring import final_outcome
 from rules.setup import new_game
 from rules.state import GameConfig, State, make_config
-from rules.story import cells_changed, describe
+from rules.story import cells_changed, describe, kept
 from rules.view import view
+
+# the draft is secret until everyone has kept their trolls; gates are told in a line
+ANNOUNCE: dict[str, Announce] = {"draft": "secret", "gates": "brief"}
 
 
 class MountainKingRules:
@@ -84,8 +88,14 @@ class MountainKingRules:
             return None
         return final_outcome(state).to_json()
 
-    def describe(self, state: State, seat: int, action: Action) -> str:
-        return describe(state, seat, action)
+    def describe(self, state: State, seat: int, action: Action, voice: Voice = "they") -> str:
+        return describe(state, seat, action, voice)
+
+    def announce(self, state: State) -> Announce:
+        return ANNOUNCE.get(state.phase, "full")
+
+    def revealed(self, state: State, seat: int) -> str:
+        return kept(state, seat)
 
     def cells(self, action: Action) -> tuple[str, ...]:
         return cells_changed(action)

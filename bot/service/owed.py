@@ -38,15 +38,37 @@ class StartPost(_Payload):
     to_act: tuple[int, ...]
 
 
+class Told(_Payload):
+    """One player's line in a post: what they did."""
+
+    player: Player
+    sentences: tuple[str, ...]
+
+
 class TurnPost(_Payload):
-    """What a finished turn did, with the board and the player's trollsmoot as they
-    were at version `seq`."""
+    """What a finished turn did, with the board and the player's pyramid as they were
+    at version `seq`.
+
+    While the game is set up a post is brief: no images (`images`), or the board alone
+    once the mountain is ready; it may tell several players' lines at once (`told`, the
+    draft revealed when everyone has kept) and it calls whoever acts next itself
+    (`calls`, in the phase `call_phase`) instead of a separate ping."""
 
     kind: Literal["turn"] = "turn"
     player: Player
     sentences: tuple[str, ...]
     cells: tuple[str, ...]
     seq: int
+    images: Literal["all", "board", "none"] = "all"
+    told: tuple[Told, ...] = ()
+    calls: tuple[Player, ...] = ()
+    call_phase: str = ""
+    next_reminder: datetime | None = None
+
+    @property
+    def lines(self) -> tuple[Told, ...]:
+        """Every player's line, the acting player's when no others are told."""
+        return self.told or (Told(player=self.player, sentences=self.sentences),)
 
 
 class Ping(_Payload):

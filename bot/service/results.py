@@ -10,6 +10,15 @@ from typing import Any
 from bot.store import GameStatus
 
 
+def called(label: str, name: str | None, ai: bool = False) -> str:
+    """A seat as players read it: the name with the colour, "alice (Blue)"; an AI's
+    name says so, "Grimli (Blue, AI)"; the colour alone when no name is known."""
+    colour = label[:1].upper() + label[1:]
+    if ai:
+        return f"{name} ({colour}, AI)" if name else f"{colour} (AI)"
+    return f"{name} ({colour})" if name else colour
+
+
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
     seat: int
@@ -21,6 +30,11 @@ class SeatInfo:
     ai: bool = False
     skip_turn: bool = False
     name: str | None = None
+
+    @property
+    def called(self) -> str:
+        """The seat as players read it: "alice (Blue)"."""
+        return called(self.label, self.name, self.ai)
 
     @property
     def controller_id(self) -> int | None:
@@ -58,6 +72,11 @@ class GameInfo:
         """The seat this user plays now (as player or substitute), if any."""
         return next((s for s in self.seats if s.controller_id == user_id), None)
 
+    @property
+    def names(self) -> dict[int, str]:
+        """Each seat's player name where one is known (what the images show)."""
+        return {s.seat: s.name for s in self.seats if s.name}
+
     def seat_labelled(self, label: str) -> SeatInfo | None:
         """The seat of this colour (case-insensitive), if any."""
         wanted = label.strip().lower()
@@ -85,6 +104,8 @@ class ActResult:
     undone: str | None = None
     # what the action did, told by the rules (stored with it)
     story: str = ""
+    # the same, told to the player who acted ("ended your turn")
+    told: str = ""
     # the owed private answer to the interaction, if the caller gave its token
     reply_id: int | None = None
     repeated: bool = False
@@ -119,6 +140,8 @@ class LogEntry:
     user_id: int | None
     at: datetime
     story: str | None = None
+    # the seat's player as the table calls them ("alice (Blue)")
+    who: str = ""
 
     def __str__(self) -> str:
         return f"{self.label} {self.notation}"
@@ -211,3 +234,27 @@ class ActionPreview:
     @property
     def legal(self) -> bool:
         return self.refusal is None
+
+
+# --- your games
+
+
+@dataclass(frozen=True, slots=True)
+class YourGame:
+    """One of a player's games as `/mk games` lists it: the game, the player's seat,
+    the seats the game waits for and since when (for the player's own move: since when
+    it waits for them), and whether it is the player's move."""
+
+    game: GameInfo
+    seat: SeatInfo
+    awaited: tuple[SeatInfo, ...] = ()
+    since: datetime | None = None
+    your_move: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Digest:
+    """A daily digest to send: the games where it is the player's move."""
+
+    user_id: int
+    games: tuple[YourGame, ...]

@@ -13,7 +13,7 @@ from bot.service.errors import (
 )
 from bot.service.loading import corrupt, parse_config
 from bot.service.protocol import A, GameRules, S
-from bot.service.results import GameInfo, LogEntry, SeatInfo
+from bot.service.results import GameInfo, LogEntry, SeatInfo, called
 from bot.store import ActionRecord, GameRecord, GameStatus, SeatRecord
 
 
@@ -47,8 +47,23 @@ def label(seat: SeatRecord) -> str:
     return seat.colour or f"seat {seat.seat + 1}"
 
 
+# what AI players are called at the table (a seat's colour tells them apart as well)
+AI_NAMES = ("Grimble", "Brakka", "Ostrud", "Humla", "Skarn", "Tindra")
+
+
+def ai_name(seats: Sequence[SeatRecord]) -> str:
+    """A name for a new AI seat that no other seat of the game has."""
+    taken = {s.name for s in seats}
+    return next((n for n in AI_NAMES if n not in taken), f"Troll {len(seats) + 1}")
+
+
+def called_seat(seat: SeatRecord) -> str:
+    """The seat as players read it: "alice (Blue)"."""
+    return called(label(seat), seat.name, seat.ai)
+
+
 def not_your_turn(seats: Sequence[SeatRecord], to_act: Sequence[int]) -> str:
-    names = [label(s) for s in seats if s.seat in to_act]
+    names = [called_seat(s) for s in seats if s.seat in to_act]
     if not names:
         return "It is not your turn: nobody can act in this game now."
     if len(names) == 1:
@@ -124,6 +139,7 @@ def game_info(rules: GameRules[S, A], game: GameRecord, seats: Sequence[SeatReco
 
 def log_entries(seats: Sequence[SeatRecord], moves: Sequence[ActionRecord]) -> list[LogEntry]:
     labels = {s.seat: label(s) for s in seats}
+    names = {s.seat: called_seat(s) for s in seats}
     return [
         LogEntry(
             m.seq,
@@ -133,6 +149,7 @@ def log_entries(seats: Sequence[SeatRecord], moves: Sequence[ActionRecord]) -> l
             m.user_id,
             m.created_at,
             m.story,
+            names.get(m.seat, str(m.seat)),
         )
         for m in moves
     ]

@@ -19,7 +19,7 @@ import asyncio
 import json
 import random
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Generic
@@ -53,14 +53,17 @@ from bot.service.reminders import next_reminder
 from bot.service.results import (
     ActionPreview,
     ActResult,
+    Digest,
     GameInfo,
     GameView,
     LogEntry,
     ReplyTo,
     TurnStatus,
     Waiting,
+    YourGame,
 )
 from bot.service.seats import (
+    ai_name,
     game_info,
     label,
     log_entries,
@@ -72,9 +75,11 @@ from bot.service.seats import (
     seat_of_controller,
     seat_of_member,
 )
-from bot.service.table import REPLY_GRACE, REPLY_TTL, Commit, owed_after, player, stored
+from bot.service.table import REPLY_GRACE, REPLY_TTL, Commit, Telling, owed_after, player, stored
 from bot.service.votes import Votes
+from bot.service.your_games import FINISHED_SHOWN, listing_order, next_digest
 from bot.store import (
+    GAME_STATUSES,
     ActionRecord,
     DuplicateInteractionError,
     GameRecord,
@@ -87,6 +92,7 @@ from bot.store import (
     StatusConflictError,
     Store,
 )
+from bot.store.records import DigestRecord
 
 DEFAULT_REMINDER_INTERVAL = timedelta(hours=24)
 SEED_LIMIT = 2**31
@@ -180,8 +186,10 @@ class GameService(Generic[S, A]):
         self, game_id: int, user_id: int | None, *, name: str | None = None
     ) -> GameInfo:
         async with self._lock(game_id):
-            game, _ = await self._game_and_seats(game_id)
+            game, seats = await self._game_and_seats(game_id)
             need = self.rules.seat_count(parse_config(game))
+            if user_id is None:
+                name = ai_name(seats)
             seat = await self.store.add_seat(
                 game_id, user_id, limit=need, at=self._clock(), ai=user_id is None, name=name
             )
@@ -217,7 +225,8 @@ class GameService(Generic[S, A]):
             config = parse_config(game)
             need = self.rules.seat_count(config)
             if len(seats) != need:
-                raise SeatingError(f"The table needs {need} players and {len(seats)} have joined.")
+                joined = f"only {len(seats)} " + ("has" if len(seats) == 1 else "have")
+                raise SeatingError(f"The table needs {need} players and {joined} joined.")
             seed = self._new_seed()
             now = self._clock()
             try:
@@ -430,12 +439,15 @@ class GameService(Generic[S, A]):
                 raise CannotUndoError()
             try:
                 before = replay_log(self.rules, loaded.game, loaded.config, moves[:-1])
+                taken = self.rules.parse_action(last.notation)
             except Exception as exc:
                 raise corrupt(game_id, exc) from exc
             story = "took back: " + (last.story or f"`{last.notation}`")
+            told = self.rules.describe(before, seat.seat, taken, "you")
+            commit = Commit(state, before, seat, user_id, UNDO, story, (), last.notation, told)
             return await self._append(
                 loaded,
-                Commit(state, before, seat, user_id, UNDO, story, (), undone=last.notation),
+                commit,
                 interaction_id,
                 reply_to,
             )
@@ -461,7 +473,7 @@ class GameService(Generic[S, A]):
         story: str | None = None
         try:
             self.rules.play(state, seat.seat, value)
-            story = self.rules.describe(state, seat.seat, value)
+            story = self.rules.describe(state, seat.seat, value, "ask")
         except ValueError as exc:  # the rules' refusal, with its sentence
             refusal = exc
         return ActionPreview(
@@ -554,6 +566,31 @@ class GameService(Generic[S, A]):
         return GameView(
             info, seq, viewer, self.rules.view(state, viewer), self.rules.outcome(state)
         )
+
+    async def turn_views(self, game_id: int) -> list[tuple[dict[str, Any], tuple[str, ...]]]:
+        """The table's view after every played turn, with the cells that turn changed,
+        from the first turn's start to the end (the frames of the game's replay)."""
+        loaded = await load(self.store, self.rules, game_id)
+        if loaded.game.seed is None:
+            return []
+        try:
+            state = self.rules.new_state(loaded.config, loaded.game.seed)
+            frames: list[tuple[dict[str, Any], tuple[str, ...]]] = []
+            cells: set[str] = set()
+            for entry in standing(await self.store.actions(game_id)):
+                told = self.rules.announce(state)
+                action = self.rules.parse_action(entry.notation)
+                self.rules.replay(state, entry.seat, action)
+                cells.update(self.rules.cells(action))
+                if told == "full" and not entry.ends_turn:
+                    continue
+                if told != "full" and (frames or self.rules.announce(state) != "full"):
+                    continue  # the setup: one frame once the mountain is ready
+                frames.append((self.rules.view(state, None), tuple(sorted(cells))))
+                cells = set()
+        except Exception as exc:
+            raise corrupt(game_id, exc) from exc
+        return frames
 
     async def log(self, game_id: int) -> list[LogEntry]:
         """The actions that stand, in notation, oldest first."""
@@ -740,8 +777,18 @@ class GameService(Generic[S, A]):
                 notation=self.rules.notation(value),
                 story=self.rules.describe(state, seat.seat, value),
                 cells=self.rules.cells(value),
+                told=self.rules.describe(state, seat.seat, value, "you"),
             )
             return await self._append(loaded, commit, interaction_id, reply_to)
+
+    def _telling(self, commit: Commit[S], seats: Sequence[SeatRecord]) -> Telling:
+        """How the table hears of this action (see `table.Telling`)."""
+        before = self.rules.announce(commit.before)
+        after = self.rules.announce(commit.after)
+        revealed: tuple[tuple[int, str], ...] = ()
+        if before == "secret" and after != "secret":
+            revealed = tuple((s.seat, self.rules.revealed(commit.after, s.seat)) for s in seats)
+        return Telling(before, after, self.rules.phase(commit.after), revealed)
 
     async def _append(
         self,
@@ -797,6 +844,7 @@ class GameService(Generic[S, A]):
             outcome=self.rules.outcome(commit.after) if over else None,
             undone=commit.undone,
             story=commit.story,
+            told=commit.told,
         )
         turn = await self.store.turn_actions(game.id, seat.seat) if turn_ended else []
         owed = owed_after(
@@ -807,6 +855,7 @@ class GameService(Generic[S, A]):
             waiting or [],
             reply_to=reply_to,
             expires=now + REPLY_TTL,
+            telling=self._telling(commit, seats),
         )
         interaction = None
         if interaction_id is not None:
@@ -891,6 +940,88 @@ class GameService(Generic[S, A]):
         if expected_seq is not None and expected_seq != loaded.seq:
             raise GameMovedOnError(loaded.game.id)
         require_status(loaded.game, "active")
+
+    # --- your games and the daily digest -------------------------------------------------
+
+    async def your_games(
+        self, user_id: int, *, guild_id: int | None = None, finished: int = FINISHED_SHOWN
+    ) -> list[YourGame]:
+        """The user's games (in one server with `guild_id`): the ones where it is their
+        move first, the longest waiting first; then their other running games, the
+        lobbies they joined, and the last `finished` ended games, the newest first."""
+        games = [
+            g
+            for g in await self.store.games_of_user(user_id, GAME_STATUSES)
+            if g.rules == self.rules.name and (guild_id is None or g.guild_id == guild_id)
+        ]
+        running = [g for g in games if g.status in RUNNING]
+        ended = sorted(
+            (g for g in games if g.status not in RUNNING), key=lambda g: g.updated_at, reverse=True
+        )
+        out = []
+        for game in running + ended[: max(0, finished)]:
+            info = game_info(self.rules, game, await self.store.seats(game.id))
+            seat = info.seat_of(user_id) or next(
+                (s for s in info.seats if s.user_id == user_id), None
+            )
+            if seat is None:
+                continue
+            rows = await self.store.reminders(game.id) if game.status == "active" else []
+            by_seat = {s.seat: s for s in info.seats}
+            awaited = tuple(by_seat[r.seat] for r in rows if r.seat in by_seat)
+            mine = next((r for r in rows if r.seat == seat.seat), None)
+            your_move = (
+                mine is not None and seat.controller_id == user_id and not seat.machine_played
+            )
+            since = min((r.waiting_since for r in rows), default=None)
+            if your_move and mine is not None:
+                since = mine.waiting_since
+            out.append(YourGame(info, seat, awaited, since, your_move))
+        return sorted(out, key=listing_order)
+
+    async def set_digest(self, user_id: int, on: bool | None = None) -> datetime | None:
+        """Turn the user's daily digest on or off (None: leave it as it is, scheduled
+        anew for their time zone and quiet hours as they are now). Returns when the next
+        one is due (None: it is off)."""
+        stored = await self.store.digest(user_id)
+        current = stored or DigestRecord(user_id)
+        if on is None:
+            on = current.due_at is not None
+        if not on and stored is None:
+            return None
+        due = None
+        if on:
+            prefs = await self.notifications.prefs(user_id)
+            due = next_digest(self._clock(), prefs, current.sent_at)
+        await self.store.put_digest(replace(current, due_at=due))
+        return due
+
+    async def digest_due_at(self, user_id: int) -> datetime | None:
+        """When the user's next daily digest is due (None: they have not opted in)."""
+        stored = await self.store.digest(user_id)
+        return None if stored is None else stored.due_at
+
+    async def claim_digests(self, *, limit: int = 100) -> list[Digest]:
+        """The daily digests to send now. Each is claimed before it is returned (its
+        next one scheduled, this one recorded as sent), so no restart and no second
+        process sends a player two the same day; a send that fails is not tried again
+        that day. A player no game awaits gets none (and is asked again tomorrow).
+        Cheap when nothing is due: one index lookup."""
+        now = self._clock()
+        out = []
+        for row in await self.store.due_digests(now, limit=limit):
+            if row.due_at is None:
+                continue
+            games = tuple(g for g in await self.your_games(row.user_id, finished=0) if g.your_move)
+            sent = now if games else None
+            prefs = await self.notifications.prefs(row.user_id)
+            next_at = next_digest(now, prefs, sent or row.sent_at)
+            claimed = await self.store.claim_digest(
+                row.user_id, due_at=row.due_at, next_at=next_at, sent_at=sent
+            )
+            if claimed and games:
+                out.append(Digest(row.user_id, games))
+        return out
 
 
 def _started(loaded: Loaded[S]) -> S:

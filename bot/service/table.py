@@ -18,8 +18,8 @@ from datetime import datetime, timedelta
 from typing import Any, Generic
 
 from bot.service.loading import standing
-from bot.service.owed import GameOver, OwedPayload, Ping, Player, Reply, TurnPost
-from bot.service.protocol import A, GameRules, S
+from bot.service.owed import GameOver, OwedPayload, Ping, Player, Reply, Told, TurnPost
+from bot.service.protocol import A, Announce, GameRules, S
 from bot.service.results import ActResult, ReplyTo
 from bot.service.seats import label
 from bot.store import ActionRecord, NewOwed, ReminderRecord, SeatRecord
@@ -44,6 +44,8 @@ class Commit(Generic[S]):
     story: str
     cells: tuple[str, ...]
     undone: str | None = None
+    # the story told to the player who acted ("ended your turn")
+    told: str = ""
 
 
 def player(seat: SeatRecord) -> Player:
@@ -62,6 +64,18 @@ def stored(payload: OwedPayload, due_at: datetime | None = None) -> NewOwed:
     return NewOwed(payload.kind, payload.model_dump_json(), due_at)
 
 
+@dataclass(frozen=True, slots=True)
+class Telling:
+    """How the table hears of an action: how turns are told in the position it was
+    played in (`before`) and in the one it made (`after`, whose phase is `phase`), and
+    what each seat did in secret when a secret phase ended (`revealed`)."""
+
+    before: Announce = "full"
+    after: Announce = "full"
+    phase: str = ""
+    revealed: tuple[tuple[int, str], ...] = ()
+
+
 def owed_after(
     rules: GameRules[S, A],
     result: ActResult,
@@ -71,34 +85,60 @@ def owed_after(
     *,
     reply_to: ReplyTo | None,
     expires: datetime,
+    telling: Telling = Telling(),
 ) -> list[OwedPayload]:
     """The messages one accepted action makes owed, in the order they are delivered
     (the private answer last, so it can say whether the public posts went out).
 
     `log` holds the entries since the acting seat's previous turn ended, this action
     last (only read when the turn ended); `waiting` the reminder rows written with it.
+    While the game is set up (`telling`), a turn is told in a short post that calls
+    whoever acts next, and a secret phase is told once, when it is over.
     """
     by_seat = {s.seat: s for s in seats}
+    next_at = {r.seat: r.next_at for r in waiting}
+    calls = [
+        player(by_seat[s])
+        for s in result.newly_to_act
+        if not by_seat[s].machine_played and s in next_at
+    ]
     owed: list[OwedPayload] = []
-    if result.turn_ended:
-        turn = [e for e in standing(log) if e.seat == result.seat]
-        owed.append(
-            TurnPost(
-                player=player(by_seat[result.seat]),
-                sentences=tuple(e.story or f"played `{e.notation}`" for e in turn),
-                cells=_cells(rules, turn),
-                seq=result.seq,
+    turn = [e for e in standing(log) if e.seat == result.seat] if result.turn_ended else []
+    post = TurnPost(
+        player=player(by_seat[result.seat]),
+        sentences=tuple(e.story or f"played `{e.notation}`" for e in turn),
+        cells=_cells(rules, turn),
+        seq=result.seq,
+    )
+    if telling.before == "full" or result.game_over:
+        if result.turn_ended:
+            owed.append(post)
+    else:
+        told: tuple[Told, ...] = ()
+        if telling.before == "secret" and telling.after != "secret":
+            told = tuple(
+                Told(player=player(by_seat[s]), sentences=(line,)) for s, line in telling.revealed
             )
-        )
+        elif telling.before == "brief" and result.turn_ended:
+            told = post.lines
+        if told or calls:
+            owed.append(
+                post.model_copy(
+                    update={
+                        "told": told,
+                        "images": "board" if telling.after == "full" else "none",
+                        "calls": tuple(calls),
+                        "call_phase": telling.phase,
+                        "next_reminder": min((next_at[p.seat] for p in calls), default=None),
+                    }
+                )
+            )
+        calls = []
     if result.game_over:
         winners = _winning_seats(result.outcome)
         owed.append(GameOver(winners=tuple(player(by_seat[s]) for s in winners), seq=result.seq))
     else:
-        next_at = {r.seat: r.next_at for r in waiting}
-        for seat in result.newly_to_act:
-            target = by_seat[seat]
-            if not target.machine_played and seat in next_at:
-                owed.append(Ping(player=player(target), next_reminder=next_at[seat]))
+        owed.extend(Ping(player=p, next_reminder=next_at[p.seat]) for p in calls)
     if reply_to is not None and result.user_id is not None:
         owed.append(
             Reply(
@@ -107,7 +147,7 @@ def owed_after(
                 token=reply_to.token,
                 expires_at=expires,
                 notation=result.notation,
-                story=result.story,
+                story=result.told or result.story,
                 turn_ended=result.turn_ended,
                 game_over=result.game_over,
                 undone=result.undone,

@@ -50,7 +50,7 @@ async def test_creator_adds_an_ai_player_who_plays_its_own_turns(tmp_path: Path)
                 await alice.slash(thread, "mk act", action=str(action))
             await run_duties(bot)
         assert state.phase == "over"
-        posts = [m for m in thread.history() if m.content.startswith("**Orange (AI)**")]
+        posts = [m for m in thread.history() if m.content.startswith("**Grimble (Orange, AI)**")]
         assert posts, "the AI's turns were posted"
         pings = [m for m in thread.history() if "it's your turn" in m.content]
         assert pings and all(m.raw_mentions == [alice.id] for m in pings)

@@ -3,7 +3,7 @@ delivering what a move owes the table, started again on the same database, and m
 then deliver everything exactly once.
 
 A player ends their turn with `/mk end`. The move is stored together with what it
-owes: the public turn post (text, board.png and the player's trollsmoot PNG), a fresh
+owes: the public turn post (text, board.png and the player's pyramid PNG), a fresh
 channel message pinging the next player ("<@id>, it's your turn ..."), and the private
 answer to the player, a follow-up on their interaction's token. The process is killed
 when its turn post reaches the fake Discord:
@@ -157,7 +157,7 @@ async def test_a_crash_mid_delivery_delivers_everything_once(
         if len(posts) != 1:
             fail(f"{len(posts)} turn posts in the thread, expected exactly one")
         names = [f.filename for f in posts[0]["_files"]]
-        if len(names) != 2 or names[0] != "board.png" or not names[1].startswith("trollsmoot"):
+        if len(names) != 2 or names[0] != "board.png" or not names[1].startswith("pyramid"):
             fail(f"the turn post's files are {names}")
         for f in posts[0]["_files"]:
             assert f.data[:8] == PNG_MAGIC, f"{f.filename} is not a PNG"

@@ -25,13 +25,22 @@ async def test_two_player_game_played_through_discord(tmp_path: Path) -> None:
         sent = await play_to_end(env, bot, by_seat, thread, game_id)
         assert sent > 20
         messages = thread.history()
-        # every finished turn was posted with the board and the player's trollsmoot
-        turn_posts = [m for m in messages if m.attachments and m.content.startswith("**")]
+        # every finished turn was posted with the board, a zoomed crop around what it
+        # changed (when it changed cells) and the player's pyramid
+        turn_posts = [m for m in messages if len(m.attachments) >= 2 and m.content.startswith("**")]
         assert len(turn_posts) >= 10
+        zoomed = 0
+        for post in turn_posts:
+            names = [a.filename for a in post.attachments]
+            assert names[0] == "board.png" and names[-1].startswith("pyramid-"), names
+            assert names[1:-1] in ([], ["board-zoom.png"]), names
+            zoomed += len(names) == 3
+        assert zoomed >= 3
         for post in turn_posts[:3] + turn_posts[-2:]:
             images = await pngs(post)
-            assert len(images) == 2
             assert images[0].width > 800
+            if len(images) == 3:
+                assert images[1].width < images[0].width
         # pings: a fresh message mentioning exactly the next player, never anyone else
         pings = [m for m in messages if "it's your turn" in m.content]
         assert pings

@@ -137,13 +137,15 @@ async def test_a_stale_draft_button_says_so_and_the_last_keep_posts_and_pings(
             await alice.click(
                 new.response.message, custom_id=buttons_of(new.response)[0]["custom_id"]
             )
-        posts = [m for m in thread.history() if m.content.startswith("**") and "alice" in m.content]
-        assert posts and "kept a starting troll" in posts[-1].content
+        posts = [m for m in thread.history() if m.content.startswith("Everyone has drafted")]
+        assert len(posts) == 1
+        assert "**alice (Blue)** kept a" in posts[0].content
+        assert "**bob (Orange)** kept a" in posts[0].content
         state = (await bot.service.load(game_id)).state
         first = seats_to_act(state)[0]
         gate_player = (await bot.service.info(game_id)).seats[first].user_id
-        pings = [m for m in thread.history() if "it's your turn" in m.content]
-        assert pings and pings[-1].raw_mentions == [gate_player]
+        assert f"<@{gate_player}> " in posts[0].content and "place your gate" in posts[0].content
+        assert posts[0].raw_mentions == [gate_player] and not posts[0].attachments
 
 
 async def test_the_other_players_vote_and_their_names_show(tmp_path: Path) -> None:

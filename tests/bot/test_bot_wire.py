@@ -118,7 +118,7 @@ async def test_a_turn_over_the_wire(tmp_path: Path, caplog: pytest.LogCaptureFix
         # the turn post: multipart upload of two PNGs into the thread
         post = next(m for m in fake.messages if m["channel_id"] == thread and m["_files"])
         names = [f.filename for f in post["_files"]]
-        assert names[0] == "board.png" and names[1].startswith("trollsmoot")
+        assert names[0] == "board.png" and names[1].startswith("pyramid")
         for f in post["_files"]:
             assert f.data[:8] == b"\x89PNG\r\n\x1a\n"
             Image.open(io.BytesIO(f.data)).load()

@@ -90,7 +90,7 @@ async def test_only_the_creator_starts_and_only_a_full_table(tmp_path: Path) -> 
         await service.join(game.id, B)
         with pytest.raises(NotAllowedError, match="creator"):
             await service.start(game.id, B)
-        with pytest.raises(SeatingError, match="needs 3 players and 2 have joined"):
+        with pytest.raises(SeatingError, match="needs 3 players and only 2 have joined"):
             await service.start(game.id, A)
         await service.join(game.id, C)
         with pytest.raises(NotAllowedError):

@@ -73,7 +73,7 @@ async def test_a_player_off_turn_is_refused_and_nothing_changes(tmp_path: Path) 
         off_turn = (on_turn + 1) % 3
         before = await fingerprint(service, path, info.id)
         for action in ("end", *map(str, legal_actions(loaded.state, on_turn)[:5])):
-            with pytest.raises(NotYourTurnError, match=f"{info.seats[on_turn].label} is to play"):
+            with pytest.raises(NotYourTurnError, match=f"{info.seats[on_turn].called} is to play"):
                 await service.act(info.id, user_of(info, off_turn), action)
         assert await fingerprint(service, path, info.id) == before
 

@@ -114,17 +114,30 @@ async def test_an_undone_action_is_left_out_of_the_turn_post(tmp_path: Path) -> 
         assert len(post.payload.sentences) == len(turn)
 
 
-async def test_finishing_the_draft_posts_it_and_pings_the_first_gate(tmp_path: Path) -> None:
+async def test_the_draft_stays_private_then_one_post_reveals_it_and_calls_the_first_gate(
+    tmp_path: Path,
+) -> None:
     async with open_service(tmp_path / "g.db") as service:
         info = await started_game(service)
         record = record_for(info)
         keeps = [m for m in record.moves if str(m.action).startswith("keep")]
-        await play_moves(service, info, keeps)
+        await play_moves(service, info, keeps[:-1])
+        # nothing is told while anyone still drafts
+        assert [o.payload.kind for o in await owed(service, info.id)] == ["start"]
+        await play_moves(service, info, keeps[-1:])
         kinds = [o.payload.kind for o in await owed(service, info.id)]
-        # the start, one post per finished draft, then a ping for the first gate
-        assert kinds == ["start", "turn", "turn", "ping"]
-        posts = [o.payload for o in await owed(service, info.id) if o.payload.kind == "turn"]
-        assert all(len(p.sentences) == 4 for p in posts)  # type: ignore[union-attr]
+        # the start, then one post that reveals every keep and calls the first gate
+        assert kinds == ["start", "turn"]
+        post = (await owed(service, info.id))[-1].payload
+        assert isinstance(post, TurnPost) and post.images == "none"
+        assert [t.player.seat for t in post.lines] == [s.seat for s in info.seats]
+        assert all(
+            len(t.sentences) == 1 and t.sentences[0].startswith("kept a") for t in post.lines
+        )
+        loaded = await service.load(info.id)
+        assert loaded.state is not None
+        first = loaded.state.current_seat
+        assert [p.seat for p in post.calls] == [first] and post.call_phase == "gates"
 
 
 async def test_a_stale_draft_button_is_refused_while_others_draft(tmp_path: Path) -> None:

@@ -1,0 +1,150 @@
+"""A table of friends, through real discord.py: whole 2-player and 4-player team games
+in which every public post names its player, the Start message maps every seat to its
+person (and teams), the setup is quiet, private replies speak to the player in the
+second person, and refusals stay private."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+from bot_harness import buttons_of, open_game, running_bot
+
+from bot.client import MountainBot
+from rules.engine import seats_to_act
+from rules.selfplay import random_action
+
+# a private reply speaks to its player: never of "their gate", "their turn", ...
+THIRD_PERSON = re.compile(r"\b(their|they|them)\b", re.IGNORECASE)
+
+
+async def play_listening(
+    bot: MountainBot, by_seat: dict[int, Any], thread: Any, game_id: int, seed: int
+) -> list[Any]:
+    """Play random legal actions to the end, as `play_to_end` does; every few actions a
+    player whose turn it is not tries to end a turn. Returns every interaction's result."""
+    rng = random.Random(seed)
+    results = []
+    while True:
+        state = (await bot.service.load(game_id)).state
+        assert state is not None
+        if state.phase == "over":
+            return results
+        seat = seats_to_act(state)[0]
+        action = random_action(state, seat, rng)
+        if len(results) % 7 == 3:
+            other = next(p for s, p in by_seat.items() if s != seat)
+            refused = await other.slash(thread, "mk end")
+            assert refused.ephemeral, "a refusal is private"
+            texts = [m.content for m in [refused.response, *refused.followups] if m is not None]
+            assert any("not your turn" in t for t in texts), texts
+            results.append(refused)
+        if state.phase == "gates":
+            result = await by_seat[seat].slash(thread, "mk gate", point=str(action).split()[1])
+        else:
+            result = await by_seat[seat].slash(thread, "mk act", action=str(action))
+        assert result.acknowledged and result.ephemeral
+        results.append(result)
+        assert len(results) < 4000
+
+
+def private_texts(results: list[Any]) -> list[str]:
+    return [
+        m.content
+        for r in results
+        for m in [r.response, *r.followups]
+        if m is not None and m.flags.ephemeral
+    ]
+
+
+async def check_the_table(
+    bot: MountainBot, players: list[Any], thread: Any, game_id: int, seed: int
+) -> None:
+    info = await bot.service.info(game_id)
+    by_user = {p.id: p for p in players}
+    by_seat = {s.seat: by_user[s.user_id] for s in info.seats if s.user_id is not None}
+    called = {s.seat: f"{by_seat[s.seat].name} ({s.label.capitalize()})" for s in info.seats}
+    drafts = await draft_all_listening(players, thread)
+    results = await play_listening(bot, by_seat, thread, game_id, seed)
+    messages = [m for m in thread.history() if m.author.bot]
+
+    # the Start message maps every seat to its person, in turn order, with teams
+    start = next(m for m in messages if "the game has begun" in m.content)
+    for seat in sorted(called):
+        assert f"{seat + 1}. {called[seat]}" in start.content, start.content
+    if info.config.get("teams"):
+        for team in {s.team for s in info.seats}:
+            partners = " & ".join(called[s.seat] for s in info.seats if s.team == team)
+            assert partners in start.content, start.content
+
+    # the setup is quiet: one post per player before the post that opens the first
+    # turn, and no image before the mountain is ready
+    later = messages[messages.index(start) + 1 :]
+    ready = next(i for i, m in enumerate(later) if "The mountain is ready" in m.content)
+    assert ready <= len(players), [m.content for m in later[: ready + 1]]
+    assert not any(m.attachments for m in later[:ready])
+    assert len(later[ready].attachments) == 1  # the board with every gate
+    assert sum("Everyone has drafted" in m.content for m in later) == 1
+
+    # after the setup no post repeats a keep or a gate
+    for post in later[ready + 1 :]:
+        assert "kept a" not in post.content and "gate on start point" not in post.content
+
+    # every turn post and ping names its player; pings mention exactly that player
+    turn_posts = [m for m in later if m.content.startswith("**")]
+    assert len(turn_posts) > 10
+    for post in turn_posts:
+        assert any(post.content.startswith(f"**{c}") for c in called.values()), post.content
+    pings = [m for m in later if "it's your turn" in m.content]
+    assert pings
+    for ping in pings:
+        assert len(ping.raw_mentions) == 1
+        seat = next(s.seat for s in info.seats if s.user_id == ping.raw_mentions[0])
+        assert called[seat] in ping.content, ping.content
+
+    # the end names the winners, attaches the sheet, the replay and the record
+    final = messages[-1]
+    view = await bot.service.view(game_id, None)
+    assert view.outcome is not None
+    for seat in view.outcome["winning_seats"]:
+        assert called[seat] in final.content
+    names = {a.filename for a in final.attachments}
+    assert {"score-sheet.png", "replay.webp", f"game-{game_id}.json"} <= names
+
+    # no private reply speaks of the player in the third person
+    private = private_texts([*drafts, *results])
+    assert len(private) > 20
+    offending = [t for t in private if THIRD_PERSON.search(t)]
+    assert not offending, offending[:5]
+
+
+async def draft_all_listening(players: list[Any], thread: Any) -> list[Any]:
+    """`draft_all`, keeping every result (the private draft messages and answers)."""
+    results = []
+    for p in players:
+        result = await p.slash(thread, "mk draft")
+        results.append(result)
+        for _ in range(4):
+            button = buttons_of(result.response)[0]
+            results.append(await p.click(result.response.message, custom_id=button["custom_id"]))
+    return results
+
+
+async def test_a_two_player_game_reads_like_a_table_of_friends(tmp_path: Path) -> None:
+    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        players = [guild.add_member(env.create_user(n)) for n in ("alice", "bob")]
+        thread, game_id = await open_game(env, players, channel)
+        await check_the_table(bot, players, thread, game_id, seed=5)
+
+
+async def test_a_four_player_team_game_reads_like_a_table_of_friends(tmp_path: Path) -> None:
+    async with running_bot(tmp_path / "db.sqlite3", seed=4) as (env, bot):
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        players = [guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat", "dan")]
+        thread, game_id = await open_game(env, players, channel, teams=True)
+        await check_the_table(bot, players, thread, game_id, seed=8)
