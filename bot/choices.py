@@ -615,13 +615,10 @@ class SeatOfGame(app_commands.Transformer[MountainBot]):
             return []
         pairs = []
         for seat in game.seats:
-            if seat.ai:
-                who = "AI"
-            elif seat.controller_id is None:
-                who = "nobody: the AI plays it"
+            if seat.controller_id is None and not seat.ai:
+                pairs.append((seat.label, f"{seat.label.capitalize()} (nobody: the AI plays it)"))
             else:
-                who = seat.name or f"player {seat.seat + 1}"
-            pairs.append((seat.label, f"{seat.label} ({who})"))
+                pairs.append((seat.label, seat.called))
         return offer(pairs, str(value))
 
 

@@ -33,7 +33,7 @@ from bot.service.results import (
 )
 from bot.service.votes import VoteTally
 from rules.content import load_content
-from rules.story import listed
+from rules.story import article, counted, listed
 
 POST_LIMIT = 1900
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -144,10 +144,11 @@ def draft_text(hand: Sequence[str]) -> str:
     lines = ["Keep one of these two starting trolls (the other stays in your hand):"]
     for card_id in hand:
         card = content.trolls[card_id]
-        produce = ", ".join(r.value if c is None else f"{c.value}-cart" for r, c in card.produce)
-        start = ", ".join(r.value for r, _ in card.start)
+        produce = listed([r.value if c is None else f"{c.value}-cart" for r, c in card.produce])
+        start = counted([r for r, _ in card.start])
         lines.append(
-            f"• **{card_id}** {card.clan.value}: produces {produce}; starts you with {start}"
+            f"• **{card_id}**, {article(card.clan.value.capitalize() + ' troll')}: makes {produce};"
+            f" you start with {start or 'nothing'}"
         )
     return "\n".join(lines)
 
@@ -214,18 +215,28 @@ CALL_WORDS = {
 }
 
 
+ENDED = "ended their turn"
+
+
+def told(sentences: Sequence[str]) -> Sequence[str]:
+    """A turn's sentences as a post tells them: "ended their turn" only when the
+    player did nothing else (ending is how every turn ends)."""
+    rest = [s for s in sentences if s != ENDED]
+    return rest or sentences
+
+
 def turn_post_text(post: TurnPost) -> str:
     """What a finished turn did, "**alice (Blue)** recruited ...; dug ....", with a line
     per player when several are told at once (the draft revealed), then whoever it
     calls to act next."""
-    lines = [f"**{who(t.player)}** " + "; ".join(t.sentences) + "." for t in post.lines]
+    lines = [f"**{who(t.player)}** " + "; ".join(told(t.sentences)) + "." for t in post.lines]
     if len(lines) > 1:
         lines = ["Everyone has drafted. The starting trolls:", *(f"• {line}" for line in lines)]
     if post.images == "board" and post.call_phase == "play":
         lines.append("The mountain is ready and the first turn begins.")
     words = CALL_WORDS.get(post.call_phase, "it's your move")
     for called_player in post.calls:
-        line = f"<@{called_player.user_id}> ({who(called_player)}), {words}."
+        line = f"{who(called_player)} <@{called_player.user_id}>: {words}."
         if post.next_reminder is not None:
             line += f" Next reminder {timestamp(post.next_reminder)}."
         lines.append(line)
@@ -234,8 +245,8 @@ def turn_post_text(post: TurnPost) -> str:
 
 def ping_text(ping: Ping) -> str:
     return (
-        f"<@{ping.player.user_id}>, it's your turn ({who(ping.player)}). Next reminder"
-        f" {timestamp(ping.next_reminder)}. Use `/mk status` to see your options."
+        f"{who(ping.player)} <@{ping.player.user_id}>: {CALL_WORDS['play']}. Next reminder"
+        f" {timestamp(ping.next_reminder)}."
     )
 
 

@@ -37,11 +37,11 @@ from rules.actions import (
     Trade,
     UseWorkshop,
     cells_touched,
-    format_bundle,
 )
 from rules.board import tunnel_score
 from rules.content import load_content
 from rules.pyramid import horde_position
+from rules.resources import RESOURCES, Resource
 from rules.state import State
 
 Voice = Literal["they", "you", "ask"]
@@ -72,6 +72,18 @@ def listed(items: Sequence[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def counted(resources: Sequence[Resource]) -> str:
+    """Resources in words: "2 coin and 1 stone" (resource order)."""
+    return listed([f"{resources.count(r)} {r.value}" for r in RESOURCES if r in resources])
+
+
+def honor_words(honor: int, voice: Voice) -> str:
+    """What a tunnel scores: "(+6 honor)" told, "for 6 honor" asked; none said so."""
+    if honor == 0:
+        return "for no honor" if voice == "ask" else "(no honor)"
+    return f"for {honor} honor" if voice == "ask" else f"(+{honor} honor)"
 
 
 def describe(before: State, seat: int, action: Action, voice: Voice = "they") -> str:
@@ -112,11 +124,11 @@ def describe(before: State, seat: int, action: Action, voice: Voice = "they") ->
                 f" {own} storage"
             )
         return (
-            f"{verb('use')} the {name} on {action.site}: {format_bundle(action.give)} for"
-            f" {format_bundle(action.get)}"
+            f"{verb('use')} the {name} on {action.site}: {counted(action.give)} for"
+            f" {counted(action.get)}"
         )
     if isinstance(action, Trade):
-        return f"{verb('trade')} {format_bundle(action.give)} for 1 {action.get.value}"
+        return f"{verb('trade')} {counted(action.give)} for 1 {action.get.value}"
     if isinstance(action, Recruit):
         row, j = horde_position(action.horde)
         card_id = before.horde[row][j].card
@@ -138,7 +150,7 @@ def describe(before: State, seat: int, action: Action, voice: Voice = "they") ->
         )
         for site, workshop in action.workshops:
             extra += f" and {verb('establish')} the {content.workshop(workshop).name} on {site}"
-        worth = f"for {honor} honor" if voice == "ask" else f"(+{honor} honor)"
+        worth = honor_words(honor, voice)
         return f"{verb('dig')} {tunnel} on {'+'.join(action.cells)} {worth}{extra}"
     if isinstance(action, DedicateHall):
         hall = next(h for h in content.halls if h.id == action.hall)
@@ -159,7 +171,7 @@ def kept(state: State, seat: int) -> str:
     kept = []
     for slot, troll in sorted(state.players[seat].pyramid.items()):
         card = content.trolls[troll.card]
-        makes = " and ".join(r.value if c is None else f"{c.value}-cart" for r, c in card.produce)
+        makes = listed([r.value if c is None else f"{c.value}-cart" for r, c in card.produce])
         kept.append(f"{article(card.clan.value.capitalize())} troll making {makes} in {slot}")
     return "kept " + listed(kept)
 

@@ -18,6 +18,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.choices import SeatColour
 from bot.client import MountainBot
 from bot.features.base import Feature
 from bot.help_texts import (
@@ -79,17 +80,24 @@ class LookingCommands(Feature):
     )
     @app_commands.describe(
         player="Whose pyramid (default: yours)",
+        colour="Or the seat by its colour (also an AI player's)",
         share="Post it for the table; their pedestal tokens stay face down",
     )
     async def pyramid(
         self,
         interaction: discord.Interaction[MountainBot],
         player: discord.Member | None = None,
+        colour: SeatColour | None = None,
         share: bool = False,
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         game = await self.bot.game(interaction)
-        seat = game.seat_of(player.id if player else interaction.user.id)
+        if colour is not None:
+            seat = game.seat_labelled(colour)
+            if seat is None:
+                raise ServiceError(f"No seat of this game is {colour}: pick one from the list.")
+        else:
+            seat = game.seat_of(player.id if player else interaction.user.id)
         if seat is None:
             raise ServiceError(no_seat(player.display_name) if player else NO_SEAT_YOU)
         look = await self.seen(interaction, game, share)

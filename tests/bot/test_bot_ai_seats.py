@@ -58,3 +58,28 @@ async def test_creator_adds_an_ai_player_who_plays_its_own_turns(tmp_path: Path)
 
 def buttons_of_message(message: object) -> list[dict[str, str]]:
     return [{"label": c.label} for row in message.components for c in row.children]  # type: ignore[attr-defined]
+
+
+async def test_an_ai_seat_has_a_name_and_its_pyramid_can_be_looked_at_by_colour(
+    tmp_path: Path,
+) -> None:
+    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        alice = guild.add_member(env.create_user("alice"))
+        await alice.slash(channel, "mk new", players=3)
+        thread = channel.threads[-1]
+        for _ in range(2):
+            await alice.click(thread.history()[0], label="Add AI player")
+        lobby = thread.history()[0].content
+        assert "Grimble (Orange, AI)" in lobby and "Brakka (Green, AI)" in lobby
+        await alice.click(thread.history()[0], label="Start")
+        await run_duties(bot)
+        start = next(m for m in thread.history() if "the game has begun" in m.content)
+        assert "2. Grimble (Orange, AI)" in start.content
+        looked = await alice.slash(thread, "mk pyramid", colour="green")
+        assert looked.ephemeral
+        assert "Brakka (Green, AI)'s pyramid" in looked.response.content
+        assert looked.response.attachments[0].filename == "pyramid-green.png"
+        refused = await alice.slash(thread, "mk pyramid", colour="purple")
+        assert refused.ephemeral and "No seat of this game is purple" in refused.response.content

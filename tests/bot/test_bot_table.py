@@ -60,16 +60,16 @@ async def test_a_refused_turn_post_is_told_and_follows_once_accepted(tmp_path: P
         assert "nothing was changed" not in answer
         log = await bot.service.log(game_id)
         assert len(log) == before + 1 and log[-1].notation == "end"
-        posts = [m for m in thread.history() if "ended their turn" in m.content]
+        posts = [m for m in thread.history() if "recruited a" in m.content]
         assert posts == []
         # the channel accepts posts again: the next round after the retry time sends it
         env.backend.faults.clear()
         await scheduler(bot).round()
-        assert [m for m in thread.history() if "ended their turn" in m.content] == []
+        assert [m for m in thread.history() if "recruited a" in m.content] == []
         clock.now += timedelta(minutes=1)
         await scheduler(bot).round()
         await scheduler(bot).round()
-        posts = [m for m in thread.history() if "ended their turn" in m.content]
+        posts = [m for m in thread.history() if "recruited a" in m.content]
         assert len(posts) == 1 and len(posts[0].attachments) == 2
         pings = [m for m in thread.history() if "it's your turn" in m.content]
         assert pings[-1].raw_mentions == [by_seat[1 - seat].id]
@@ -144,7 +144,7 @@ async def test_a_stale_draft_button_says_so_and_the_last_keep_posts_and_pings(
         state = (await bot.service.load(game_id)).state
         first = seats_to_act(state)[0]
         gate_player = (await bot.service.info(game_id)).seats[first].user_id
-        assert f"<@{gate_player}> " in posts[0].content and "place your gate" in posts[0].content
+        assert f"<@{gate_player}>:" in posts[0].content and "place your gate" in posts[0].content
         assert posts[0].raw_mentions == [gate_player] and not posts[0].attachments
 
 
@@ -247,7 +247,7 @@ async def test_a_thread_that_refuses_for_good_sends_the_post_to_the_channel(
         )
         result = await mover.slash(thread, "mk end")
         assert "will follow" not in result.response.content
-        moved = [m for m in channel.history() if "ended their turn" in m.content]
+        moved = [m for m in channel.history() if "recruited a" in m.content]
         assert len(moved) == 1 and f"<#{thread.id}>" in moved[0].content
         assert len(moved[0].attachments) == 2
         ping = [m for m in channel.history() if "it's your turn" in m.content]

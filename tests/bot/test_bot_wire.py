@@ -96,7 +96,7 @@ async def test_an_archived_thread_is_unarchived_and_gets_the_turn_post(tmp_path:
         ]
         assert unarchive and unarchive[0].json.get("archived") is False
         posts = [m for m in fake.channel_messages(thread) if m["_files"]]
-        assert len(posts) == 1 and "ended their turn" in posts[0]["content"]
+        assert len(posts) == 1 and "recruited a" in posts[0]["content"]
         assert not fake.threads[thread]["thread_metadata"]["archived"]
 
 
