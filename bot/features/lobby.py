@@ -226,10 +226,11 @@ class LobbyCommands(Feature):
         thread: discord.Thread | None,
     ) -> None:
         """Take back a game whose thread or lobby could not be made: the game is
-        abandoned (so it is never open without a place to play) and its thread, if
+        deleted (so it is never open without a place to play) and its thread, if
         Discord made one, deleted when the bot may."""
         try:
-            await self.bot.service.abandon(info.id, interaction.user.id)
+            if not await self.bot.service.discard_new_game(info.id, interaction.user.id):
+                await self.bot.service.abandon(info.id, interaction.user.id)
         except Exception:
             log.exception("game %s: could not abandon the game left without a lobby", info.id)
         if thread is not None:

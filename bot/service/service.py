@@ -264,6 +264,15 @@ class GameService(Generic[S, A]):
                 raise GameMovedOnError(game_id)
             return await self.info(game_id)
 
+    async def discard_new_game(self, game_id: int, user_id: int) -> bool:
+        """Take back a game its creator just opened whose thread or lobby Discord
+        refused: it is deleted, so no half-made game is left behind. False if it has
+        started meanwhile, in which case nothing changes."""
+        async with self._lock(game_id):
+            game, _ = await self._game_and_seats(game_id)
+            require_creator(game, user_id, False, "take back the game")
+            return await self.store.discard_game(game_id)
+
     async def kick(
         self, game_id: int, by_user_id: int, user_id: int, *, admin: bool = False
     ) -> GameInfo:

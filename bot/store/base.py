@@ -102,6 +102,11 @@ class Store(ABC):
         """Where the game lives on Discord."""
 
     @abstractmethod
+    async def discard_game(self, game_id: int) -> bool:
+        """Delete a game that has not started, with its seats; False if there is no
+        such open game."""
+
+    @abstractmethod
     async def set_status(
         self, game_id: int, status: GameStatus, *, only_from: Collection[GameStatus], at: datetime
     ) -> bool:

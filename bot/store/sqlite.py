@@ -244,6 +244,14 @@ class SqliteStore(Store):
                 (guild_id, channel_id, thread_id, _ts(at), game_id),
             )
 
+    async def discard_game(self, game_id: int) -> bool:
+        async with self._write() as db:
+            cursor = await db.execute(
+                "DELETE FROM games WHERE id = ? AND status = 'open'",
+                (game_id,),
+            )
+            return cursor.rowcount == 1
+
     async def set_status(
         self, game_id: int, status: GameStatus, *, only_from: Collection[GameStatus], at: datetime
     ) -> bool:

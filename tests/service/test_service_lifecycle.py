@@ -225,3 +225,18 @@ async def test_games_are_found_by_thread_and_player(tmp_path: Path) -> None:
         await service.notifications.remember_message(info.id, "board", 2, 99)
         assert (await service.notifications.messages(info.id))["board"].message_id == 99
         assert await service.notifications.forget_message(info.id, "board")
+
+
+async def test_a_game_opened_without_a_thread_is_taken_back_whole(tmp_path: Path) -> None:
+    async with open_service(tmp_path / "g.db") as service:
+        game = await service.create_game(A, {"players": 2}, channel_id=5)
+        with pytest.raises(NotAllowedError):
+            await service.discard_new_game(game.id, B)
+        assert await service.discard_new_game(game.id, A)
+        with pytest.raises(GameNotFoundError):
+            await service.info(game.id)
+        assert await service.games_of_user(A) == []
+        # a game that has started is never deleted this way
+        started = await started_game(service)
+        assert not await service.discard_new_game(started.id, started.creator_id)
+        assert (await service.info(started.id)).status == "active"
