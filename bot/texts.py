@@ -229,7 +229,11 @@ def turn_post_text(post: TurnPost) -> str:
     """What a finished turn did, "**alice (Blue)** recruited ...; dug ....", with a line
     per player when several are told at once (the draft revealed), then whoever it
     calls to act next."""
-    lines = [f"**{who(t.player)}** " + "; ".join(told(t.sentences)) + "." for t in post.lines]
+    lines = [
+        f"**{who(t.player)}** " + "; ".join(told(t.sentences)) + "."
+        for t in post.lines
+        if t.sentences
+    ]
     if len(lines) > 1:
         lines = ["Everyone has drafted. The starting trolls:", *(f"• {line}" for line in lines)]
     if post.images == "board" and post.call_phase == "play":

@@ -148,3 +148,36 @@ async def test_a_four_player_team_game_reads_like_a_table_of_friends(tmp_path: P
         players = [guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat", "dan")]
         thread, game_id = await open_game(env, players, channel, teams=True)
         await check_the_table(bot, players, thread, game_id, seed=8)
+
+
+async def test_a_player_who_changes_their_server_nickname_is_called_by_it_next_turn(
+    tmp_path: Path,
+) -> None:
+    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        players = [guild.add_member(env.create_user(n)) for n in ("alice", "bob")]
+        thread, game_id = await open_game(env, players, channel)
+        await draft_all_listening(players, thread)
+        info = await bot.service.info(game_id)
+        assert [s.name for s in info.seats] == ["alice", "bob"]
+        env.backend.edit_member(guild.id, players[0].id, {"nick": "Queen Alice"})
+        by_seat = {
+            s.seat: players[0] if s.user_id == players[0].id else players[1] for s in info.seats
+        }
+        rng = random.Random(2)
+        while True:
+            state = (await bot.service.load(game_id)).state
+            assert state is not None
+            seat = seats_to_act(state)[0]
+            action = random_action(state, seat, rng)
+            if state.phase == "gates":
+                await by_seat[seat].slash(thread, "mk gate", point=str(action).split()[1])
+            else:
+                await by_seat[seat].slash(thread, "mk act", action=str(action))
+            if seat == 0 and state.phase == "play" and str(action) == "end":
+                break
+        info = await bot.service.info(game_id)
+        assert info.seats[0].name == "Queen Alice"
+        posts = [m for m in thread.history() if m.content.startswith("**Queen Alice (Blue)**")]
+        assert posts, [m.content for m in thread.history()][-4:]
