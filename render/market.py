@@ -114,7 +114,7 @@ def market_image(view: dict[str, Any]) -> Image.Image:
         draw_text(
             d, (x + w + 4, y + 10), f"×{n}", 16, theme.INK if n else theme.INK_DIM, "bold", "lm"
         )
-        text_left(d, (x, y + 64), tile.id, 12, theme.INK_DIM)
+        text_left(d, (x, y + 46), tile.id, 12, theme.INK_DIM)  # under its shape
         x += max(w, 30) + 44
         if x > WIDTH - 90:
             x = PAD

@@ -9,6 +9,7 @@ comes with a letter or a shape, so nothing is told by colour alone.
 
 from __future__ import annotations
 
+from rules.board import TIER_NAMES
 from rules.content import load_content
 
 RGB = tuple[int, int, int]
@@ -48,7 +49,8 @@ TIER: dict[str, RGB] = {
     "4": (120, 52, 12),
     "5": (130, 96, 14),
 }
-TIER_NAME = {"1": "dark gray", "2": "gray", "3": "brown", "4": "orange", "5": "yellow"}
+# the rulebook's names for the tiers (darker shades of those hues here, so tunnels stand out)
+TIER_NAME = {str(n): name for n, name in enumerate(TIER_NAMES, 1)}
 HEART: RGB = (150, 20, 45)
 OFF_BOARD: RGB = BACKGROUND
 GRID: RGB = (30, 30, 34)

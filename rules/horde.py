@@ -52,7 +52,7 @@ def recruit(state: State, seat: int, action: Recruit) -> None:
     flags = state.turn.flags if state.turn else []
     if len(player.pyramid) >= content.pieces.pyramid_size:
         raise IllegalActionError(
-            "Your trollsmoot is complete: you must dig instead.", "pyramid_full"
+            "Your pyramid is complete: you must dig instead.", "pyramid_full"
         )
     if action.horde not in ALL_HORDE_SLOTS:
         raise IllegalActionError(f"There is no horde slot {action.horde}.", "no_such_slot")

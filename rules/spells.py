@@ -148,7 +148,7 @@ def _prepare(
 
     if isinstance(effect, AwakenEffect):
         if len(args) != 1 or args[0] not in player.pyramid:
-            raise _bad(name, "name a slot of your trollsmoot that holds a troll")
+            raise _bad(name, "name a slot of your pyramid that holds a troll")
         chosen = player.pyramid[args[0]]
         if effect.cascade:
             slot = args[0]

@@ -76,7 +76,7 @@ def print_starting_designs(content: Content) -> None:
 
 
 def print_cascade(content: Content) -> None:
-    """How often each trollsmoot slot activates if the pyramid is completed."""
+    """How often each pyramid slot activates if the pyramid is completed."""
     width = content.pieces.starting_draft_keeps
     slots = [(row, i) for row in range(width) for i in range(width - row)]
     print("== Cascade activations per slot over a full pyramid (A = starting row)")
