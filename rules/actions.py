@@ -52,6 +52,11 @@ _BUNDLE_ITEM = re.compile(r"^(\d*)([a-z]+)$")
 _HORDE_SLOT = re.compile(r"^[1-3]\.[1-5]$")
 _WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._>+@*=-]*$")
 _CELL = re.compile(r"^[A-Z][1-9][0-9]?$")
+# the longest action a game produces is under 100 characters (a dig with a pedestal,
+# workshops and payments); anything longer is refused before it is split
+MAX_ACTION_LENGTH = 500
+# counts in a bundle are 2 to 99: more digits are refused before int() sees them
+_MAX_COUNT_DIGITS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,11 +96,19 @@ def parse_bundle(text: str) -> tuple[Resource, ...]:
     out: list[Resource] = []
     if not text:
         raise NotationError("Expected resources such as 2stone+iron, found nothing.")
+    if len(text) > MAX_ACTION_LENGTH:
+        raise NotationError(f"A list of resources is at most {MAX_ACTION_LENGTH} characters.")
     for item in text.split("+"):
         m = _BUNDLE_ITEM.match(item)
         if not m or m.group(2) not in RESOURCE_BY_NAME:
             raise NotationError(f"{item!r} is not a resource (write e.g. 2stone or rune).")
-        count = int(m.group(1)) if m.group(1) else 1
+        digits = m.group(1)
+        if not digits:
+            count = 1
+        elif len(digits) > _MAX_COUNT_DIGITS:
+            count = 0  # refused below; a 5,000-digit count never reaches int()
+        else:
+            count = int(digits)
         if not 1 <= count <= 99 or (m.group(1) and (count == 1 or m.group(1)[0] == "0")):
             raise NotationError(f"{item!r}: write a count of 2 to 99 before the resource.")
         out.extend([RESOURCE_BY_NAME[m.group(2)]] * count)
@@ -369,6 +382,10 @@ def parse_action(text: str) -> Action:
     """Parse one action in notation. Raises `NotationError` with a helpful sentence."""
     if not isinstance(text, str):
         raise NotationError("An action must be text.")
+    if len(text) > MAX_ACTION_LENGTH:
+        raise NotationError(
+            f"An action is at most {MAX_ACTION_LENGTH} characters; this one has {len(text)}."
+        )
     words = text.split()
     if not words:
         raise NotationError("Empty action.")

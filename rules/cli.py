@@ -6,20 +6,33 @@
     python -m rules legal game.json
 
 Errors in a record are reported as the action's index and the reason (exit status 1),
-never as a traceback.
+never as a traceback. Records are bounded before they are read: a file larger than
+`MAX_RECORD_BYTES` is refused from its size alone, and its bytes must be UTF-8 JSON no
+deeper than `MAX_RECORD_DEPTH` with numbers of at most 20 characters.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
 
 from rules import engine
 from rules.errors import RulesError
-from rules.game import Game, ReplayError, game_from_record
+from rules.game import (
+    MAX_RECORD_BYTES,
+    SEED_MAX,
+    SEED_MIN,
+    Game,
+    ReplayError,
+    game_from_record,
+    record_from_bytes,
+    record_too_large,
+)
 from rules.legal import legal_actions
 from rules.scoring import final_outcome
 from rules.selfplay import POLICY_NAMES, play_game, play_random_game
@@ -32,11 +45,11 @@ def main(argv: list[str] | None = None) -> int:
     sp = sub.add_parser(
         "selfplay", help="play a whole game with AI players (random legal actions by default)"
     )
-    sp.add_argument("--players", type=int, required=True)
+    sp.add_argument("--players", type=_small_int, required=True)
     sp.add_argument("--teams", action="store_true")
     sp.add_argument("--side", choices=("winter", "autumn"))
     sp.add_argument("--workshops", choices=("random", "unique"), default="random")
-    sp.add_argument("--seed", type=int, required=True)
+    sp.add_argument("--seed", type=_seed, required=True)
     sp.add_argument("--out", type=Path, help="write the record here (default: stdout)")
     sp.add_argument(
         "--ai",
@@ -63,10 +76,15 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"{game.colour(seat)} {action}")
         return 0
     except ReplayError as exc:
-        print(f"error: action {exc.index}: {exc.cause}", file=sys.stderr)
+        print(f"error: action {exc.index}: {_one_line(str(exc.cause))}", file=sys.stderr)
         return 1
-    except (RulesError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    except RulesError as exc:
+        print(f"error: {_one_line(str(exc))}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        name = exc.filename if exc.filename is not None else ""
+        reason = exc.strerror or type(exc).__name__
+        print(f"error: {_one_line(f'cannot use {name}: {reason}')}", file=sys.stderr)
         return 1
 
 
@@ -99,17 +117,58 @@ def _policies(text: str) -> tuple[str, ...]:
     for name in names:
         if name not in POLICY_NAMES:
             raise argparse.ArgumentTypeError(
-                f"{name!r} is not a player; choose from {', '.join(POLICY_NAMES)}"
+                f"{_one_line(name, 20)!r} is not a player; choose from {', '.join(POLICY_NAMES)}"
             )
     return names
 
 
+def _small_int(text: str) -> int:
+    if len(text) > 3 or not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{_one_line(text, 20)!r} is not a number of players")
+    return int(text)
+
+
+def _seed(text: str) -> int:
+    digits = text.removeprefix("-")
+    if not digits.isdigit() or len(digits) > 19 or not SEED_MIN <= int(text) <= SEED_MAX:
+        raise argparse.ArgumentTypeError(
+            f"{_one_line(text, 20)!r} is not a seed: give a whole number from {SEED_MIN}"
+            f" to {SEED_MAX}"
+        )
+    return int(text)
+
+
 def _load(path: Path) -> Game:
+    return game_from_record(_read_record(path))
+
+
+def _read_record(path: Path) -> Any:
+    """The record's JSON, refused by its size before a byte is read and never read
+    past `MAX_RECORD_BYTES` + 1 (a pipe or device cannot claim a small size and then
+    send gigabytes)."""
+    with path.open("rb") as file:
+        size = _regular_file_size(file.fileno())
+        if size is not None and size > MAX_RECORD_BYTES:
+            raise RulesError(f"{path}: {record_too_large(size)}")
+        data = file.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        raise RulesError(f"{path}: {record_too_large()}")
     try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise RulesError(f"{path} is not valid JSON: {exc.msg} (line {exc.lineno})") from None
-    return game_from_record(record)
+        return record_from_bytes(data)
+    except RulesError as exc:
+        raise RulesError(f"{path}: {exc.message}") from None
+
+
+def _regular_file_size(fd: int) -> int | None:
+    info = os.fstat(fd)
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    """`text` on one printable line of at most `limit` characters (a record's own text
+    may hold newlines, control characters or lone surrogates)."""
+    line = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[: limit + 1])
+    return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
 def _replay_summary(game: Game) -> dict[str, Any]:

@@ -49,3 +49,10 @@ class GameOverError(IllegalActionError):
 
 class UndoError(RulesError):
     code = "undo"
+
+
+class RecordError(NotationError):
+    """A game record (file or JSON) that is too large, too deep, not UTF-8 or not of
+    the expected shape."""
+
+    code = "record"

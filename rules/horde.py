@@ -51,9 +51,7 @@ def recruit(state: State, seat: int, action: Recruit) -> None:
     player = state.players[seat]
     flags = state.turn.flags if state.turn else []
     if len(player.pyramid) >= content.pieces.pyramid_size:
-        raise IllegalActionError(
-            "Your pyramid is complete: you must dig instead.", "pyramid_full"
-        )
+        raise IllegalActionError("Your pyramid is complete: you must dig instead.", "pyramid_full")
     if action.horde not in ALL_HORDE_SLOTS:
         raise IllegalActionError(f"There is no horde slot {action.horde}.", "no_such_slot")
     source = slot_at(state, action.horde)
