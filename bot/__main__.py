@@ -1,21 +1,32 @@
 """`python -m bot`: start the Discord bot with settings from the environment or `.env`.
 
-Without a token it says how to get one and exits with status 2.
+Without a token it says how to get one and exits with status 2; a bad setting, a
+database it cannot use or a token Discord refuses is one line and a non-zero exit,
+never a traceback. While Discord cannot be reached it tries again, waiting longer each
+time, and says so. `python -m bot check`
+and `python -m bot backup PATH` are the host's tools (bot/maintenance.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import sys
+from collections.abc import Iterator
+from contextlib import suppress
 from datetime import timedelta
+from pathlib import Path
 
+import aiohttp
 import discord
 import yarl
 
+from bot import maintenance
 from bot.app import create_bot, log_invite
 from bot.service import GameService, MountainKingRules
-from bot.settings import Settings
+from bot.settings import BadSettingsError, Settings, read_settings
+from bot.store.errors import StoreError
 from bot.store.sqlite import SqliteStore
 from rules.actions import Action
 from rules.state import State
@@ -31,6 +42,18 @@ No Discord token found.
    "applications.commands", with the channel permissions it needs) for a server
    admin to open. README.md, "Hosting the bot", explains each permission.
 """
+# warnings discord.py logs at every start that a host cannot act on: the bot has no voice
+QUIET = ("PyNaCl is not installed", "davey is not installed")
+# discord.py's message when the gateway connection failed and it will try again
+RECONNECT = "Attempting a reconnect in %.2fs"
+# seconds to wait for Discord's answer to one request at start-up
+ANSWER_TIMEOUT = 30.0
+
+log = logging.getLogger("bot")
+
+
+class StartupError(Exception):
+    """The bot cannot start: its text is one line for the host (no traceback)."""
 
 
 class RedactToken(logging.Filter):
@@ -48,6 +71,36 @@ class RedactToken(logging.Filter):
         return True
 
 
+class QuietVoice(logging.Filter):
+    """Drop discord.py's voice warnings: the bot never joins a voice channel."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.name == "discord.client" and str(record.msg).startswith(QUIET))
+
+
+class OneLineReconnect(logging.Filter):
+    """discord.py logs a lost or failed gateway connection with a traceback before it
+    tries again; say it in one line instead, with the reason."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg == RECONNECT and record.exc_info and record.exc_info[1] is not None:
+            reason = describe(record.exc_info[1])
+            record.msg = "Discord unreachable (%s); retrying in %.1f s"
+            record.args = (reason, *(record.args or ()))
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+def configure_logging(level: str, token: str) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(QuietVoice())
+    handler.addFilter(OneLineReconnect())
+    handler.addFilter(RedactToken(token))
+    logging.basicConfig(level=level, handlers=[handler])
+
+
 def point_at(api_base: str | None, gateway_url: str | None) -> None:
     """Talk to a Discord-compatible server other than discord.com (tests do too)."""
     if api_base:
@@ -56,34 +109,126 @@ def point_at(api_base: str | None, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
-async def run(settings: Settings, token: str) -> None:
-    settings.database_path.parent.mkdir(parents=True, exist_ok=True)
-    store = SqliteStore(settings.database_path)
-    await store.open()
-    service: GameService[State, Action] = GameService(
-        store,
-        MountainKingRules(),
-        reminder_interval=timedelta(hours=settings.reminder_hours),
-        vote_after_reminders=settings.inactivity_reminders,
-    )
-    bot = create_bot(service, settings)
+def describe(error: BaseException) -> str:
+    """A network failure in a few words, for one log line."""
+    if isinstance(error, aiohttp.ClientConnectorError):
+        os_error = error.os_error
+        if isinstance(os_error, ConnectionRefusedError):
+            reason = "connection refused"
+        else:
+            reason = os_error.strerror or str(os_error) or type(os_error).__name__
+        return f"cannot connect to {error.host}:{error.port}: {reason}"
+    if isinstance(error, TimeoutError):
+        return "no answer in time"
+    if isinstance(error, discord.HTTPException):
+        return f"it answered {error.status} {error.response.reason or ''}".rstrip()
+    return str(error) or type(error).__name__
+
+
+def backoff(first: float, longest: float) -> Iterator[float]:
+    """Seconds to wait before each new try: `first`, doubling, never over `longest`."""
+    delay = min(first, longest)
+    while True:
+        yield delay
+        delay = min(delay * 2, longest)
+
+
+async def reach_discord(
+    token: str, delays: Iterator[float], *, timeout: float = ANSWER_TIMEOUT
+) -> None:
+    """Ask Discord who the bot is (`GET /users/@me`) until it answers, logging one line
+    per failed try: connection errors, 5xx and 429 are tried again after the next of
+    `delays`. Raises `discord.LoginFailure` for a refused token and `StartupError` for
+    any other refusal, or when `delays` run out. (discord.py's own login would retry a
+    5xx silently, a few times, then fail.)"""
+    url = f"{discord.http.Route.BASE}/users/@me"
+    headers = {"Authorization": f"Bot {token}"}
+    reason = "no try made"
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=timeout)) as session:
+        while True:
+            try:
+                async with session.get(url, headers=headers) as response:
+                    status, phrase = response.status, response.reason or ""
+            except (aiohttp.ClientError, TimeoutError, OSError) as error:
+                reason = describe(error)
+            else:
+                if status < 400:
+                    return
+                if status == 401:
+                    raise discord.LoginFailure("Improper token has been passed.")
+                reason = f"it answered {status} {phrase}".rstrip()
+                if status < 500 and status != 429:
+                    raise StartupError(f"Discord refused the login: {reason}.")
+            delay = next(delays, None)
+            if delay is None:
+                raise StartupError(f"Discord unreachable ({reason}); giving up.")
+            log.warning("Discord unreachable (%s); retrying in %s s", reason, f"{delay:g}")
+            await asyncio.sleep(delay)
+
+
+async def open_store(path: Path) -> SqliteStore:
+    """The game store, open; `StartupError` names DATABASE_PATH when it cannot be."""
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise StartupError(
+            f"DATABASE_PATH is '{path}': its folder cannot be made ({error.strerror or error})."
+        ) from None
+    store = SqliteStore(path)
+    try:
+        await store.open()
+    except (StoreError, sqlite3.Error, OSError) as error:
+        with suppress(Exception):
+            await store.close()
+        if isinstance(error, StoreError):
+            raise StartupError(f"DATABASE_PATH: {error}") from None
+        raise StartupError(
+            f"DATABASE_PATH is '{path}': it cannot be opened as a database ({error})."
+        ) from None
+    return store
+
+
+async def log_in(bot: discord.Client, token: str) -> None:
+    """`bot.login`, its failures (other than a refused token) as `StartupError`."""
+    try:
+        await bot.login(token)
+    except discord.LoginFailure:
+        raise
+    except (discord.HTTPException, aiohttp.ClientError, TimeoutError, OSError) as error:
+        raise StartupError(f"Discord refused the login ({describe(error)}).") from None
+
+
+async def run(settings: Settings, token: str, *, delays: Iterator[float] | None = None) -> None:
+    store = await open_store(settings.database_path)
+    try:
+        service: GameService[State, Action] = GameService(
+            store,
+            MountainKingRules(),
+            reminder_interval=timedelta(hours=settings.reminder_hours),
+            vote_after_reminders=settings.inactivity_reminders,
+        )
+        bot = create_bot(service, settings)
         async with bot:
+            if delays is None:
+                delays = backoff(settings.discord_retry_seconds, settings.discord_retry_max_seconds)
+            await reach_discord(token, delays)
             # `start` is login then connect: in between, the invite URL is known
-            await bot.login(token)
+            await log_in(bot, token)
             log_invite(bot)
             await bot.connect()
     finally:
         await store.close()
 
 
-def main() -> int:
-    settings = Settings()
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+def start() -> int:
+    """Start the bot; the process's exit status."""
+    try:
+        settings = read_settings()
+    except BadSettingsError as error:
+        print(error, file=sys.stderr)
+        return 2
     token = settings.discord_token.get_secret_value() if settings.discord_token else ""
-    handler.addFilter(RedactToken(token))
-    logging.basicConfig(level=settings.log_level.upper(), handlers=[handler])
+    configure_logging(settings.log_level, token)
     if not token:
         print(TOKEN_HELP, file=sys.stderr)
         return 2
@@ -91,11 +236,20 @@ def main() -> int:
     try:
         asyncio.run(run(settings, token))
     except discord.LoginFailure:
-        logging.getLogger("bot").error("Discord refused the token: check DISCORD_TOKEN.")
+        log.error("Discord refused the token: check DISCORD_TOKEN.")
+        return 1
+    except StartupError as error:
+        log.error("%s", error)
         return 1
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def main() -> int:
+    if len(sys.argv) > 1:  # python -m bot check | backup PATH (bot/maintenance.py)
+        return maintenance.command(sys.argv[1:])
+    return start()
 
 
 if __name__ == "__main__":

@@ -60,13 +60,17 @@ def create_bot(
     **discord_options: Any,
 ) -> MountainBot:
     """The Mountain King's bot with every feature and the scheduler (`scheduler_poll`
-    0: no scheduler task; tests run `Scheduler.round` themselves)."""
+    0: no scheduler task; tests run `Scheduler.round` themselves).
+
+    Its messages mention nobody unless they say whom (`texts.mention_only`): a send
+    that forgets `allowed_mentions` cannot ping `@everyone`, a role or a player."""
+    options: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
     return MountainBot(
         service,
         settings,
         features=(*FEATURES, partial(Scheduler, poll=scheduler_poll)),
         on_error=handle_error,
-        **discord_options,
+        **(options | discord_options),
     )
 
 

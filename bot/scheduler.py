@@ -11,6 +11,11 @@ crowds out another:
 5. forgetting stored interaction answers older than a day (hourly);
 6. the daily digest DMs that are due ("your move in 3 games"), each claimed in the
    store before it is sent: at most one a day per player, across restarts.
+7. a scheduled backup of the database when one is due (settings BACKUP_DIR,
+   BACKUP_HOURS, BACKUP_KEEP; none without BACKUP_DIR).
+
+At start-up a background task also checks a random sample of the stored games (a
+whole-log replay each) and logs any broken one, without delaying the first round.
 
 The first round runs at start-up and delivers everything still owed. After that a
 round runs every `poll` seconds, at once when a command sets `bot.duties_due`, and
@@ -24,6 +29,7 @@ import logging
 import time
 from contextlib import suppress
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 import discord
 from discord.ext import commands
@@ -31,12 +37,16 @@ from discord.ext import commands
 from bot.buttons import view_of
 from bot.client import MountainBot
 from bot.features.admin import MuteButton
+from bot.maintenance import backup_if_due, check_sample
 from bot.service import DueReminder
+from bot.store import StoreError
 from bot.texts import NO_MENTIONS, digest_text, mention_only, reminder_text
 
 log = logging.getLogger("bot.scheduler")
 
 PRUNE_EVERY = 3600.0
+# how often the scheduler looks whether a backup is due
+BACKUP_LOOK_EVERY = 60.0
 MOVES_PER_ROUND = 200
 
 
@@ -50,6 +60,7 @@ class Round:
     moves: int = 0
     pruned: int = 0
     digests: int = 0
+    backups: int = 0
 
 
 class Scheduler(commands.Cog):
@@ -60,6 +71,8 @@ class Scheduler(commands.Cog):
         self.poll = poll
         self._task: asyncio.Task[None] | None = None
         self._pruned_at = 0.0
+        self._backup_looked_at: float | None = None
+        self._sample_task: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
         if self.poll > 0:
@@ -71,6 +84,11 @@ class Scheduler(commands.Cog):
             with suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        if self._sample_task is not None:
+            self._sample_task.cancel()
+            with suppress(asyncio.CancelledError):
+                await self._sample_task
+            self._sample_task = None
 
     async def round(self, *, startup: bool = False) -> Round:
         """Do every duty that is due once; `startup` delivers everything still owed."""
@@ -86,6 +104,7 @@ class Scheduler(commands.Cog):
             done.pruned = await service.prune_interactions()
             self._pruned_at = time.monotonic()
         done.digests = await self.send_digests()
+        done.backups = await self.back_up_if_due()
         return done
 
     async def send_reminders(self) -> int:
@@ -128,6 +147,7 @@ class Scheduler(commands.Cog):
 
     async def _run(self) -> None:
         await self.bot.wait_until_ready()
+        self._sample_task = asyncio.create_task(self.check_sample(), name="mk-sample-check")
         startup = True
         while not self.bot.is_closed():
             self.bot.duties_due.clear()
@@ -179,3 +199,34 @@ class Scheduler(commands.Cog):
                 continue
             sent += 1
         return sent
+
+    async def back_up_if_due(self) -> int:
+        """Back up the database if a scheduled backup is due (looked at once a
+        minute); 1 if one was made. A failed backup is logged and tried again later."""
+        settings = self.bot.settings
+        if settings.backup_dir is None or settings.backup_hours <= 0:
+            return 0
+        looked = self._backup_looked_at
+        if looked is not None and time.monotonic() - looked < BACKUP_LOOK_EVERY:
+            return 0
+        self._backup_looked_at = time.monotonic()
+        try:
+            made = await backup_if_due(
+                self.bot.service.store,
+                settings.backup_dir,
+                every=timedelta(hours=settings.backup_hours),
+                keep=settings.backup_keep,
+                now=datetime.now(UTC),
+            )
+        except (StoreError, OSError) as exc:
+            log.warning("the scheduled backup to %s failed: %s", settings.backup_dir, exc)
+            return 0
+        return 0 if made is None else 1
+
+    async def check_sample(self) -> None:
+        """Check a random sample of stored games in the background (start-up)."""
+        service = self.bot.service
+        try:
+            await check_sample(service.store, service.rules)
+        except Exception:
+            log.exception("the start-up check of stored games failed")

@@ -267,19 +267,72 @@ def game_over_text(over: GameOver, record_name: str = "the record") -> str:
     )
 
 
+def _person(name: str | None, user_id: int | None) -> str:
+    """Someone by their display name, or by a mention (shown as their name, and no
+    ping: seat news allows no mentions)."""
+    if name:
+        return name
+    return f"<@{user_id}>" if user_id is not None else "nobody"
+
+
+SEAT_TAKE_BACK = "`/mk admin what:return`"
+
+
 def seat_text(news: SeatNews) -> str:
+    """A change of who plays a seat, with the names of everyone concerned; or an offer
+    of a seat, addressed to the one user who must accept it."""
     seat = news.player.label.capitalize()
-    if news.player.name and news.change in ("kicked", "substitute"):
-        seat += f" ({news.player.name}'s seat)"
-    if news.change == "kicked":
+    before = news.before or news.player
+    by = _person(news.by_name, news.by_user_id) if news.by_user_id is not None else "The table"
+    held = _person(before.name, before.user_id)
+    if news.change == "offered":
+        to = f"<@{news.accepter_id}>"
+        if news.how == "agreed":
+            return (
+                f"{to}, {by} asks to take over {seat}, the seat you play. Press **Accept**"
+                f" to hand it to {by}: only you can. Until then nothing changes."
+            )
+        now = f", played by {held} now" if before.user_id is not None else ", vacant now"
         return (
-            f"<@{news.other_user_id}> no longer plays {seat}. The AI plays the seat until"
-            " someone takes it (`/mk admin substitute`)."
+            f"{to}, {by} offers you the seat {seat}{now}. Press **Accept** to play it from"
+            " now on: only you can. Until then nothing changes."
         )
+    if news.change == "kicked":
+        gone_name = before.name if before.user_id == news.other_user_id else None
+        gone = _person(gone_name, news.other_user_id)
+        after = (
+            f"{seat} is back with {_person(news.player.name, news.player.user_id)}."
+            if news.player.user_id is not None
+            else "The AI plays the seat until someone takes it (`/mk admin substitute`)."
+        )
+        return f"{by} removed {gone}: {gone} no longer plays {seat}. {after}"
+    new = _person(news.player.name, news.player.user_id)
     if news.change == "substitute":
-        return f"{seat} is now played by <@{news.other_user_id}>."
+        instead = f" in place of {held}" if before.user_id is not None else ""
+        if news.how == "accepted":
+            text = f"{new} accepted {by}'s offer and now plays {seat}{instead}."
+        elif news.how == "agreed":
+            text = f"{new} now plays {seat}{instead}: {held} agreed to hand it over."
+        elif news.how == "admin":
+            text = f"{new} now plays {seat}{instead}, assigned by {by} (server admin)."
+        elif news.how == "absent" and before.user_id is not None:
+            text = f"{new} now plays {seat}{instead}, whose seat was on autopilot."
+        elif news.how == "absent":
+            text = f"{new} now plays {seat}, which was vacant."
+        else:
+            text = f"{seat} is now played by {new}."
+        if news.owner_id is not None and news.owner_id != news.player.user_id:
+            text += (
+                f" The seat's own player, <@{news.owner_id}>, can take it back at any time"
+                f" with {SEAT_TAKE_BACK}."
+            )
+        return text
     if news.change == "returned":
-        return f"{seat} is back with <@{news.player.user_id}>."
+        if news.how == "own":
+            if before.user_id is not None and before.user_id != news.player.user_id:
+                return f"{new} takes {seat} back from {held}."
+            return f"{new} takes {seat} back from the autopilot."
+        return f"{seat} is back with its own player, {new} (returned by {by})."
     if news.change == "autopilot-on":
         return f"The AI plays {who(news.player)} from now on (autopilot)."
     return f"{who(news.player)} plays again: the autopilot is off."

@@ -1,10 +1,12 @@
-"""Running the table: `/mk admin` (autopilot, substitute, kick, abandon), `/mk notify`
-(how you want reminders), the Mute button on a reminder, and the table's vote about
-an absent player (skip this turn, or autopilot from now on)."""
+"""Running the table: `/mk admin` (autopilot, substitute, return, kick, abandon), the
+Accept button of a seat offer, `/mk notify` (how you want reminders), the Mute button
+on a reminder, and the table's vote about an absent player (skip this turn, or
+autopilot from now on)."""
 
 from __future__ import annotations
 
 import re
+from contextlib import suppress
 from dataclasses import replace
 from typing import Literal, Self
 
@@ -19,7 +21,7 @@ from bot.features.base import Feature
 from bot.service import GameInfo, Owed, SeatInfo, ServiceError
 from bot.service.owed import SeatNews, VoteNews
 from bot.store import OwedKind, VoteChoice
-from bot.texts import NO_MENTIONS, notify_text, seat_text, vote_text
+from bot.texts import NO_MENTIONS, mention_only, notify_text, seat_text, vote_text
 
 # the custom_id word of each choice
 VOTE_KINDS: dict[VoteChoice, str] = {"skip": "vskip", "autopilot": "vauto"}
@@ -93,18 +95,119 @@ class MuteButton(GameButton, template=template("mute")):
         await bot.tell(interaction, "No more reminders for you this turn.")
 
 
+class AcceptSeatButton(
+    GameButton, template=template("seatok", r"(?P<seat>\d+):(?P<user>\d+):(?P<by>\d+)")
+):
+    """Accept an offer of a seat: `by` offered `seat` to `user`. Its version is the
+    fingerprint of who held the seat when it was offered (`seats.seat_token`): once the
+    seat changes the offer is stale. Only the user who must agree can press it: the
+    offered user, or (when the creator asked for the seat for themselves) whoever
+    plays it."""
+
+    def __init__(self, game_id: int, token: int, seat: int, user_id: int, by_user_id: int) -> None:
+        super().__init__(
+            "seatok",
+            game_id,
+            token,
+            f"{seat}:{user_id}:{by_user_id}",
+            label="Accept",
+            style=discord.ButtonStyle.success,
+        )
+        self.seat = seat
+        self.user_id = user_id
+        self.by_user_id = by_user_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[discord.Client],
+        item: PressedItem,
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        return cls(
+            int(match["game"]),
+            int(match["seq"]),
+            int(match["seat"]),
+            int(match["user"]),
+            int(match["by"]),
+        )
+
+    async def press(self, interaction: discord.Interaction[MountainBot]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        bot = interaction.client
+        info = await bot.service.info(self.game_id)
+        seat = next((s for s in info.seats if s.seat == self.seat), None)
+        # an offer to someone else is theirs to accept; the creator asking for a seat
+        # for themselves needs whoever plays it
+        accepter = self.user_id
+        if self.user_id == self.by_user_id and seat is not None:
+            accepter = seat.controller_id or self.user_id
+        if interaction.user.id != accepter:
+            name = await member_name(interaction, accepter) or f"<@{accepter}>"
+            raise ServiceError(f"This offer is for {name}.")
+        after = await bot.service.accept_seat(
+            self.game_id,
+            interaction.user.id,
+            self.seat,
+            self.user_id,
+            self.by_user_id,
+            self.seq,
+            name=(
+                interaction.user.display_name
+                if interaction.user.id == self.user_id
+                else await member_name(interaction, self.user_id)
+            ),
+            by_name=await member_name(interaction, self.by_user_id),
+        )
+        await bot.delivered(self.game_id)
+        # the offer is settled: its button goes
+        if interaction.message is not None:
+            with suppress(discord.HTTPException):
+                await interaction.message.edit(view=None)
+        taken = next(s for s in after.seats if s.seat == self.seat)
+        if interaction.user.id == self.user_id:
+            await bot.tell(interaction, f"You play {taken.label} now.")
+        else:
+            await bot.tell(interaction, f"You handed {taken.label} over.")
+
+
+async def member_name(interaction: discord.Interaction[MountainBot], user_id: int) -> str | None:
+    """A member's display name in this server (asked of Discord when the bot has not
+    seen them: it keeps no member list), None if unknown."""
+    guild = interaction.guild
+    if guild is None:
+        return None
+    member = guild.get_member(user_id)
+    if member is None:
+        with suppress(discord.HTTPException):
+            member = await guild.fetch_member(user_id)
+    return member.display_name if member is not None else None
+
+
 class AdminCommands(Feature):
     """Reminder settings and the game admin's tools."""
 
-    buttons = (VoteButton, MuteButton)
+    buttons = (VoteButton, MuteButton, AcceptSeatButton)
 
     def makers(self) -> dict[OwedKind, Maker]:
         return {"seat": self.seat_news, "vote": self.vote_message}
 
     async def seat_news(self, owed: Owed, info: GameInfo) -> Outgoing | None:
+        """A change of who plays a seat (no pings); an offer of a seat pings only the
+        user who must accept it, with the Accept button."""
         news = owed.payload
         assert isinstance(news, SeatNews)
-        return Outgoing(seat_text(news))
+        if news.change != "offered":
+            return Outgoing(seat_text(news))
+        if news.accepter_id is None or news.other_user_id is None or news.by_user_id is None:
+            return None
+        button = AcceptSeatButton(
+            info.id, news.token, news.player.seat, news.other_user_id, news.by_user_id
+        )
+        return Outgoing(
+            seat_text(news), view=view_of(button), mentions=mention_only(news.accepter_id)
+        )
 
     async def vote_message(self, owed: Owed, info: GameInfo) -> Outgoing | None:
         """The vote as its ballots stand: posted once, then edited in place; its
@@ -177,53 +280,91 @@ class AdminCommands(Feature):
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(
-        name="admin", description="Game admin: autopilot, substitute, kick, abandon"
+        name="admin",
+        description=(
+            "Game admin: autopilot, substitute (the new player accepts; an admin assigns),"
+            " return, kick, abandon"
+        ),
     )
     @app_commands.describe(
-        what="What to do",
+        what="substitute: offer the seat, the new player accepts; return: its player takes it back",
         player="The player concerned",
         seat="Or the seat concerned, by colour (a seat nobody holds after a kick)",
-        substitute="Who takes the seat",
+        substitute="Who is offered the seat (substitute); yourself to ask for it",
     )
     async def admin(
         self,
         interaction: discord.Interaction[MountainBot],
-        what: Literal["autopilot-on", "autopilot-off", "substitute", "kick", "abandon"],
+        what: Literal["autopilot-on", "autopilot-off", "substitute", "return", "kick", "abandon"],
         player: discord.Member | None = None,
         seat: SeatColour | None = None,
         substitute: discord.Member | None = None,
     ) -> None:
+        """The game admin's tools. Seats belong to their players (`seats.SEAT_RULE`):
+        `substitute` offers a seat, which the new player accepts with a button (a server
+        admin assigns it at once), and a seat's own player can always `return` to it."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot = self.bot
         service = bot.service
         game = await bot.game(interaction)
         admin = bot.is_admin(interaction)
         me = interaction.user.id
+        by_name = interaction.user.display_name
         if what == "abandon":
             await service.abandon(game.id, me, admin=admin)
             await interaction.followup.send("The game is abandoned.", ephemeral=True)
             return
-        target = _seat_named(game, player, seat)
+        if what == "return" and player is None and seat is None:
+            target = _own_seat(game, me)
+        else:
+            target = _seat_named(game, player, seat)
         if what in ("autopilot-on", "autopilot-off"):
             on = what == "autopilot-on"
-            await service.set_autopilot(game.id, me, target.seat, on, admin=admin)
+            await service.set_autopilot(game.id, me, target.seat, on, admin=admin, by_name=by_name)
             text = f"Autopilot is {'on' if on else 'off'} for {target.label}."
-        elif what == "substitute":
-            new = substitute.id if substitute else None
-            name = substitute.display_name if substitute else None
-            await service.substitute(game.id, me, target.seat, new, admin=admin, name=name)
-            text = (
-                f"{target.label.capitalize()} is now played by {name}."
-                if new
-                else f"{target.label.capitalize()} is back with its player."
+        elif what in ("substitute", "return"):
+            new = substitute.id if substitute is not None and what == "substitute" else None
+            user = new if new is not None else target.user_id
+            if substitute is not None and new is not None:
+                name: str | None = substitute.display_name
+            else:
+                name = await member_name(interaction, user) if user is not None else None
+            offer = await service.offer_seat(
+                game.id, me, target.seat, new, admin=admin, name=name, by_name=by_name
             )
+            seat_label = target.label.capitalize()
+            if offer.accepter_id is None:
+                text = (
+                    f"{seat_label} is now played by {name or 'its new player'}."
+                    if offer.user_id != target.user_id
+                    else f"{seat_label} is back with its own player."
+                )
+            elif offer.accepter_id == offer.user_id:
+                text = (
+                    f"The offer of {seat_label} is posted in the thread: it changes hands once"
+                    f" {name or 'they'} accept."
+                )
+            else:
+                holder = await member_name(interaction, offer.accepter_id) or "whoever"
+                text = (
+                    f"You asked for {seat_label} in the thread: it is yours once {holder},"
+                    " who plays it, agrees."
+                )
         else:
             if target.controller_id is None:
                 raise ServiceError("Nobody plays that seat: there is nobody to remove.")
-            await service.kick(game.id, me, target.controller_id, admin=admin)
+            await service.kick(game.id, me, target.controller_id, admin=admin, by_name=by_name)
             text = f"{who_plays(target)} was removed; the AI plays {target.label} for now."
         await bot.delivered(game.id)
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+
+def _own_seat(game: GameInfo, user_id: int) -> SeatInfo:
+    """The seat that is this user's own (a substitute may be playing it)."""
+    seat = next((s for s in game.seats if s.user_id == user_id), None)
+    if seat is None:
+        raise ServiceError("You have no seat of your own in this game to take back.")
+    return seat
 
 
 def _seat_named(game: GameInfo, player: discord.Member | None, colour: str | None) -> SeatInfo:

@@ -18,6 +18,7 @@ from bot.service.errors import (
     SeatingError,
     SeatMovedOnError,
     ServiceError,
+    StorageFullError,
 )
 from bot.service.loading import UNDO, Loaded
 from bot.service.mountain_king import MOUNTAIN_KING, MountainKingRules
@@ -70,6 +71,7 @@ __all__ = [
     "SeatMovedOnError",
     "SeatingError",
     "ServiceError",
+    "StorageFullError",
     "TurnStatus",
     "VoteTally",
     "Votes",

@@ -116,3 +116,20 @@ class CorruptGameError(ServiceError):
 
     def __str__(self) -> str:
         return f"{self.message} ({self.detail})"
+
+
+class StorageFullError(ServiceError):
+    """The server could not store a change (its disk is full, the database reached a
+    size limit or became read-only): rolled back, nothing was changed. The host's log
+    gets the reason with the game id."""
+
+    code = "storage_full"
+
+    def __init__(self, game_id: int | None, reason: str) -> None:
+        super().__init__(
+            "The server could not save your move because its storage is full or"
+            " unavailable; nothing was changed. The host has been told; please try again"
+            " later."
+        )
+        self.game_id = game_id
+        self.reason = reason

@@ -103,18 +103,32 @@ class Reply(_Payload):
     undone: str | None = None
 
 
-SeatChange = Literal["kicked", "substitute", "returned", "autopilot-on", "autopilot-off"]
+SeatChange = Literal["kicked", "substitute", "returned", "autopilot-on", "autopilot-off", "offered"]
+# how a seat changed hands: the new player accepted an offer, the player who held it
+# agreed to hand it over, a server admin assigned it, nobody was playing it (autopilot
+# or vacant), or its own player took it back
+SeatHow = Literal["", "accepted", "agreed", "admin", "absent", "own"]
 
 
 class SeatNews(_Payload):
-    """A change of who plays a seat, announced to the table."""
+    """A change of who plays a seat, announced to the table; or (`offered`) an offer of
+    the seat to `other_user_id` that `accepter_id` must accept with the button, valid
+    while the seat's state still has the fingerprint `token`."""
 
     kind: Literal["seat"] = "seat"
     change: SeatChange
     player: Player
     by_user_id: int | None = None
-    # the user who left the seat (kicked) or took it (substitute)
+    # the user who left the seat (kicked) or took it (substitute, offered)
     other_user_id: int | None = None
+    # the seat as it was, the name of who made the change, and how it came about
+    before: Player | None = None
+    by_name: str | None = None
+    how: SeatHow = ""
+    accepter_id: int | None = None
+    token: int = 0
+    # the seat's own player after the change (None: a vacant or AI seat)
+    owner_id: int | None = None
 
 
 class VoteNews(_Payload):

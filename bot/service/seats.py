@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from bot.service.errors import (
     CorruptGameError,
@@ -12,6 +14,7 @@ from bot.service.errors import (
     SeatingError,
 )
 from bot.service.loading import corrupt, parse_config
+from bot.service.owed import SeatHow
 from bot.service.protocol import A, GameRules, S
 from bot.service.results import GameInfo, LogEntry, SeatInfo, called
 from bot.store import ActionRecord, GameRecord, GameStatus, SeatRecord
@@ -94,6 +97,86 @@ def require_seat_manager(game: GameRecord, seat: SeatRecord, user_id: int, admin
         raise NotAllowedError(
             "Only the seat's player, the game's creator or a server admin can do that."
         )
+
+
+def seat_token(seat: SeatRecord) -> int:
+    """A fingerprint of who holds a seat (its player, substitute, autopilot): an offer
+    of the seat is stale once it changes."""
+    held = f"{seat.user_id}:{seat.substitute_id}:{int(seat.autopilot)}:{int(seat.ai)}"
+    return zlib.crc32(held.encode())
+
+
+@dataclass(frozen=True, slots=True)
+class Handover:
+    """What it takes for a user to play a seat: `accepter_id` must accept (None: it
+    happens at once), and how it comes about (see `SeatNews.how`)."""
+
+    accepter_id: int | None
+    how: SeatHow
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOffer:
+    """The answer to `/mk admin substitute`: done at once (`accepter_id` None, `info`
+    as it is now), or an offer posted in the thread that `accepter_id` must accept
+    while the seat's fingerprint is still `token`."""
+
+    info: GameInfo
+    seat: int
+    user_id: int
+    by_user_id: int
+    accepter_id: int | None = None
+    token: int = 0
+
+
+SEAT_RULE = (
+    "A seat belongs to its player. Its player, whoever plays it now or the game's creator"
+    " may offer it to someone, who must accept; a server admin assigns it at once; the"
+    " creator asking for a seat for themselves needs the agreement of whoever plays it, unless"
+    " nobody does (autopilot or vacant); its own player can always take it back."
+)
+
+
+def handover(
+    game: GameRecord,
+    seats: Sequence[SeatRecord],
+    seat: SeatRecord,
+    by_user_id: int,
+    user_id: int,
+    admin: bool,
+) -> Handover:
+    """Who must agree before `user_id` plays `seat`, when `by_user_id` asks (the rule
+    is `SEAT_RULE`). Raises if `by_user_id` may not ask for it at all."""
+    if seat.ai:
+        raise SeatingError("That seat is an AI player's: it has no player to replace.")
+    if user_id == seat.user_id:
+        # back to its own player: theirs at any time, and anyone managing it may return it
+        if seat.substitute_id is None and not seat.autopilot:
+            raise SeatingError("That seat is already played by its own player.")
+        if not (admin or by_user_id in (seat.user_id, seat.controller_id, game.creator_id)):
+            raise NotAllowedError(
+                "Only the seat's player, whoever plays it now, the game's creator or a server"
+                " admin can give a seat back to its player."
+            )
+        return Handover(None, "own" if by_user_id == seat.user_id else "")
+    if any(user_id in (s.user_id, s.substitute_id) for s in seats if s.seat != seat.seat):
+        raise SeatingError("That user already plays a seat in this game.")
+    if user_id == seat.controller_id:
+        raise SeatingError("That user already plays that seat.")
+    if admin:
+        return Handover(None, "admin")
+    if by_user_id not in (seat.user_id, seat.controller_id, game.creator_id):
+        raise NotAllowedError(
+            "Only the seat's player, whoever plays it now, the game's creator or a server"
+            " admin can hand a seat over."
+        )
+    if user_id != by_user_id:
+        return Handover(user_id, "accepted")
+    # the creator asks for the seat for themselves: whoever plays it must agree, if anyone does
+    holder = seat.controller_id
+    if holder is None or seat.autopilot:
+        return Handover(None, "absent")
+    return Handover(holder, "agreed")
 
 
 def game_info(rules: GameRules[S, A], game: GameRecord, seats: Sequence[SeatRecord]) -> GameInfo:

@@ -25,6 +25,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Generic
 from weakref import WeakValueDictionary
 
+from bot.service.arguments import ABSENT, check_arguments
 from bot.service.errors import (
     CannotUndoError,
     GameMovedOnError,
@@ -42,12 +43,15 @@ from bot.service.loading import (
     corrupt,
     load,
     parse_config,
+    rebuild_state,
     replay_log,
     standing,
+    storage_full,
+    verify,
 )
 from bot.service.notifications import Notifications, waiting_rows
 from bot.service.outbox import Outbox
-from bot.service.owed import OwedPayload, Ping, SeatChange, SeatNews, StartPost
+from bot.service.owed import OwedPayload, Ping, SeatChange, SeatHow, SeatNews, StartPost
 from bot.service.protocol import A, GameRules, S
 from bot.service.reminders import next_reminder
 from bot.service.results import (
@@ -63,8 +67,11 @@ from bot.service.results import (
     YourGame,
 )
 from bot.service.seats import (
+    Handover,
+    SeatOffer,
     ai_name,
     game_info,
+    handover,
     label,
     log_entries,
     not_your_turn,
@@ -74,6 +81,7 @@ from bot.service.seats import (
     seat_numbered,
     seat_of_controller,
     seat_of_member,
+    seat_token,
 )
 from bot.service.table import REPLY_GRACE, REPLY_TTL, Commit, Telling, owed_after, player, stored
 from bot.service.votes import Votes
@@ -91,6 +99,7 @@ from bot.store import (
     SnapshotRecord,
     StatusConflictError,
     Store,
+    WriteFaultError,
 )
 from bot.store.records import DigestRecord
 
@@ -153,6 +162,7 @@ class GameService(Generic[S, A]):
     ) -> GameInfo:
         """A new game open for players to join (the creator takes the first seat
         unless `join=False`). Bad options raise the rules' config error."""
+        check_arguments(ABSENT, creator_id, optional=(guild_id, channel_id, thread_id))
         config = self.rules.make_config(options)
         interval = reminder_interval or self.reminder_interval
         record = await self.store.create_game(
@@ -174,10 +184,12 @@ class GameService(Generic[S, A]):
     async def join(self, game_id: int, user_id: int, *, name: str | None = None) -> GameInfo:
         """Take the next free seat of a game that has not started (`name`: the user's
         display name, shown beside the seat's colour)."""
+        check_arguments(game_id, user_id)
         return await self._add_seat(game_id, user_id, name=name)
 
     async def add_ai(self, game_id: int, by_user_id: int, *, admin: bool = False) -> GameInfo:
         """Seat an AI player in the next free seat (the creator, or a server admin)."""
+        check_arguments(game_id, by_user_id)
         game, _ = await self._game_and_seats(game_id)
         require_creator(game, by_user_id, admin, "add AI players")
         return await self._add_seat(game_id, None)
@@ -203,6 +215,7 @@ class GameService(Generic[S, A]):
 
     async def leave(self, game_id: int, user_id: int) -> GameInfo:
         """Give up your seat before the game starts (later: a substitute or autopilot)."""
+        check_arguments(game_id, user_id)
         async with self._lock(game_id):
             game, seats = await self._game_and_seats(game_id)
             seat = seat_of_member(seats, user_id)
@@ -218,6 +231,7 @@ class GameService(Generic[S, A]):
     async def start(self, game_id: int, user_id: int, *, admin: bool = False) -> GameInfo:
         """Deal the game (its creator only): seats get colours in join order and the
         seed is drawn now and stored."""
+        check_arguments(game_id, user_id)
         async with self._lock(game_id):
             game, seats = await self._game_and_seats(game_id)
             require_creator(game, user_id, admin, "start the game")
@@ -254,6 +268,7 @@ class GameService(Generic[S, A]):
 
     async def abandon(self, game_id: int, user_id: int, *, admin: bool = False) -> GameInfo:
         """End a game without a result (its creator, or a server admin)."""
+        check_arguments(game_id, user_id)
         async with self._lock(game_id):
             game, _ = await self._game_and_seats(game_id)
             require_creator(game, user_id, admin, "abandon the game")
@@ -268,16 +283,24 @@ class GameService(Generic[S, A]):
         """Take back a game its creator just opened whose thread or lobby Discord
         refused: it is deleted, so no half-made game is left behind. False if it has
         started meanwhile, in which case nothing changes."""
+        check_arguments(game_id, user_id)
         async with self._lock(game_id):
             game, _ = await self._game_and_seats(game_id)
             require_creator(game, user_id, False, "take back the game")
             return await self.store.discard_game(game_id)
 
     async def kick(
-        self, game_id: int, by_user_id: int, user_id: int, *, admin: bool = False
+        self,
+        game_id: int,
+        by_user_id: int,
+        user_id: int,
+        *,
+        admin: bool = False,
+        by_name: str | None = None,
     ) -> GameInfo:
         """Remove a player (creator or admin). Before the start their seat goes; after
         it they lose the seat, and a seat nobody plays goes to the autopilot."""
+        check_arguments(game_id, by_user_id, user_id)
         async with self._lock(game_id):
             game, seats = await self._game_and_seats(game_id)
             require_creator(game, by_user_id, admin, "remove players")
@@ -289,11 +312,14 @@ class GameService(Generic[S, A]):
                 return await self.info(game_id)
             require_status(game, "active")
             if seat.substitute_id == user_id:
-                updated = replace(seat, substitute_id=None)
+                # the seat goes back to its player, whose name the service does not know
+                updated = replace(seat, substitute_id=None, name=None)
             else:
                 updated = replace(seat, user_id=None)
             # a seat nobody holds is the AI's until someone takes it
-            await self._put_seat(game, seat, updated, "kicked", by_user_id, user_id, now)
+            await self._put_seat(
+                game, seat, updated, "kicked", by_user_id, user_id, now, by_name=by_name
+            )
             return await self.info(game_id)
 
     async def substitute(
@@ -305,38 +331,113 @@ class GameService(Generic[S, A]):
         *,
         admin: bool = False,
         name: str | None = None,
+        by_name: str | None = None,
     ) -> GameInfo:
-        """Another user (`name`: their display name) takes over a seat (None: give it
-        back to its own player). The seat's player, the creator or an admin may do
-        this; a vacant seat (after a kick) gets a new player this way."""
+        """Seat another user (`name`: their display name) at once, or give the seat back
+        to its own player (`new_user_id` None or theirs), when nobody's acceptance is
+        needed (`seats.handover`): a server admin assigns, the seat's own player takes
+        it back, the creator takes a seat nobody plays. Anything else needs acceptance
+        and is refused here: `offer_seat` asks for it."""
+        check_arguments(game_id, by_user_id, seat, optional=(new_user_id,))
         async with self._lock(game_id):
             game, seats = await self._game_and_seats(game_id)
             require_status(game, "active")
             target = seat_numbered(seats, seat)
-            require_seat_manager(game, target, by_user_id, admin)
-            if target.ai:
-                raise SeatingError("That seat is an AI player's: it has no player to replace.")
-            change: SeatChange
-            if new_user_id is None or new_user_id == target.user_id:
-                if target.user_id is None:
-                    raise SeatingError("That seat has no player of its own: name who takes it.")
-                updated = replace(target, substitute_id=None)
-                change = "returned"
-            else:
-                if any(s.controller_id == new_user_id for s in seats if s.seat != seat):
-                    raise SeatingError("That user already plays a seat in this game.")
-                updated = replace(target, substitute_id=new_user_id, autopilot=False, name=name)
-                change = "substitute"
-            await self._put_seat(
-                game, target, updated, change, by_user_id, new_user_id, self._clock()
+            user = _seat_user(target, new_user_id)
+            plan = handover(game, seats, target, by_user_id, user, admin)
+            if plan.accepter_id is not None:
+                raise NotAllowedError(
+                    "Taking over a seat needs the new player's acceptance:"
+                    " `/mk admin what:substitute` posts an offer they accept."
+                )
+            await self._hand_seat(game, target, user, plan, by_user_id, name, by_name)
+            return await self.info(game_id)
+
+    async def offer_seat(
+        self,
+        game_id: int,
+        by_user_id: int,
+        seat: int,
+        new_user_id: int | None,
+        *,
+        admin: bool = False,
+        name: str | None = None,
+        by_name: str | None = None,
+    ) -> SeatOffer:
+        """`/mk admin substitute`: `new_user_id` (None: the seat's own player) plays
+        the seat at once when nobody's acceptance is needed (see `substitute`);
+        otherwise an offer is posted in the thread that only the user who must agree
+        can accept (`accept_seat`), and nothing else changes."""
+        check_arguments(game_id, by_user_id, seat, optional=(new_user_id,))
+        async with self._lock(game_id):
+            game, seats = await self._game_and_seats(game_id)
+            require_status(game, "active")
+            target = seat_numbered(seats, seat)
+            user = _seat_user(target, new_user_id)
+            plan = handover(game, seats, target, by_user_id, user, admin)
+            if plan.accepter_id is None:
+                await self._hand_seat(game, target, user, plan, by_user_id, name, by_name)
+                return SeatOffer(await self.info(game_id), seat, user, by_user_id)
+            token = seat_token(target)
+            news = SeatNews(
+                change="offered",
+                player=player(target),
+                before=player(target),
+                by_user_id=by_user_id,
+                by_name=by_name,
+                other_user_id=user,
+                how=plan.how,
+                accepter_id=plan.accepter_id,
+                token=token,
             )
+            await self.store.put_seat(target, at=self._clock(), owed=[stored(news)])
+            info = await self.info(game_id)
+            return SeatOffer(info, seat, user, by_user_id, plan.accepter_id, token)
+
+    async def accept_seat(
+        self,
+        game_id: int,
+        user_id: int,
+        seat: int,
+        new_user_id: int,
+        by_user_id: int,
+        token: int,
+        *,
+        name: str | None = None,
+        by_name: str | None = None,
+    ) -> GameInfo:
+        """`user_id` accepts the offer `by_user_id` made of `seat` to `new_user_id` (its
+        Accept button): refused unless the seat is as it was when offered (`token`),
+        the offer would still be allowed, and `user_id` is the one who must agree.
+        `name` is the new player's display name."""
+        check_arguments(game_id, user_id, seat, new_user_id, by_user_id)
+        async with self._lock(game_id):
+            game, seats = await self._game_and_seats(game_id)
+            require_status(game, "active")
+            target = seat_numbered(seats, seat)
+            if seat_token(target) != token:
+                raise SeatingError(
+                    "This offer is no longer valid: the seat changed since it was made."
+                )
+            plan = handover(game, seats, target, by_user_id, new_user_id, False)
+            if plan.accepter_id is not None and plan.accepter_id != user_id:
+                raise NotAllowedError("This offer is for someone else.")
+            await self._hand_seat(game, target, new_user_id, plan, by_user_id, name, by_name)
             return await self.info(game_id)
 
     async def set_autopilot(
-        self, game_id: int, by_user_id: int, seat: int, on: bool, *, admin: bool = False
+        self,
+        game_id: int,
+        by_user_id: int,
+        seat: int,
+        on: bool,
+        *,
+        admin: bool = False,
+        by_name: str | None = None,
     ) -> GameInfo:
         """Hand a seat to the AI, or take it back (the seat's player, the creator or an
         admin)."""
+        check_arguments(game_id, by_user_id, seat)
         async with self._lock(game_id):
             game, seats = await self._game_and_seats(game_id)
             require_status(game, "active")
@@ -350,8 +451,45 @@ class GameService(Generic[S, A]):
                 return await self.info(game_id)
             change: SeatChange = "autopilot-on" if on else "autopilot-off"
             updated = replace(target, autopilot=on)
-            await self._put_seat(game, target, updated, change, by_user_id, None, self._clock())
+            await self._put_seat(
+                game, target, updated, change, by_user_id, None, self._clock(), by_name=by_name
+            )
             return await self.info(game_id)
+
+    async def _hand_seat(
+        self,
+        game: GameRecord,
+        target: SeatRecord,
+        user_id: int,
+        plan: Handover,
+        by_user_id: int,
+        name: str | None,
+        by_name: str | None,
+    ) -> None:
+        """`user_id` plays the seat from now on (its own player: back without a
+        substitute or the autopilot), announced in the thread."""
+        change: SeatChange
+        if user_id == target.user_id:
+            # a substitute's name is not its player's
+            kept = target.name if target.substitute_id is None else None
+            updated = replace(
+                target, substitute_id=None, autopilot=False, name=name if name else kept
+            )
+            change = "returned"
+        else:
+            updated = replace(target, substitute_id=user_id, autopilot=False, name=name)
+            change = "substitute"
+        await self._put_seat(
+            game,
+            target,
+            updated,
+            change,
+            by_user_id,
+            user_id,
+            self._clock(),
+            how=plan.how,
+            by_name=by_name,
+        )
 
     async def set_place(
         self,
@@ -362,6 +500,7 @@ class GameService(Generic[S, A]):
         thread_id: int | None,
     ) -> GameInfo:
         """Record where the game lives on Discord (e.g. once its thread exists)."""
+        check_arguments(game_id, optional=(guild_id, channel_id, thread_id))
         await self._game_and_seats(game_id)
         await self.store.set_place(
             game_id, guild_id=guild_id, channel_id=channel_id, thread_id=thread_id, at=self._clock()
@@ -388,6 +527,7 @@ class GameService(Generic[S, A]):
         `expected_seat_seq` a stale view of the player's own moves (see `seat_version`:
         a draft button stays good while the others draft). With `reply_to`, the private
         answer is owed and stored with the action (see `ActResult.reply_id`)."""
+        check_arguments(game_id, user_id, optional=(interaction_id,), action=action)
 
         def chooser(loaded: Loaded[S]) -> tuple[SeatRecord, int | None]:
             return seat_of_controller(loaded.seats, user_id), user_id
@@ -408,6 +548,7 @@ class GameService(Generic[S, A]):
     ) -> ActResult:
         """The AI plays a seat it plays now (an AI seat, autopilot, a skipped turn, a
         seat nobody holds)."""
+        check_arguments(game_id, seat, action=action)
 
         def chooser(loaded: Loaded[S]) -> tuple[SeatRecord, int | None]:
             target = seat_numbered(loaded.seats, seat)
@@ -428,6 +569,7 @@ class GameService(Generic[S, A]):
     ) -> ActResult:
         """Take back your last action of this turn. The log keeps both: the action and
         an `undo` entry, so versions only ever grow."""
+        check_arguments(game_id, user_id, optional=(interaction_id,))
         async with self._lock(game_id):
             loaded = await load(self.store, self.rules, game_id)
             earlier = await self._earlier_result(game_id, interaction_id)
@@ -464,12 +606,14 @@ class GameService(Generic[S, A]):
     async def seat_version(self, game_id: int, seat: int) -> int:
         """The version of one seat's own moves: the number of the log's last entry by
         that seat (0 before its first). Buttons of a simultaneous phase carry it."""
+        check_arguments(game_id, seat)
         entries = await self.store.actions(game_id)
         return max((e.seq for e in entries if e.seat == seat), default=0)
 
     async def preview(self, game_id: int, user_id: int, action: A | str) -> ActionPreview:
         """Judge an action without playing it (a dig before its Confirm): legal, or the
         refusal with its cell. Bad notation and not-your-turn raise as `act` does."""
+        check_arguments(game_id, user_id, action=action)
         loaded = await load(self.store, self.rules, game_id)
         require_status(loaded.game, "active")
         seat = seat_of_controller(loaded.seats, user_id)
@@ -508,6 +652,7 @@ class GameService(Generic[S, A]):
         """One AI action for a seat the AI plays now (None if the game no longer awaits
         it). The AI thinks in a worker thread; its choice depends only on the position.
         If the AI fails, the move is tried again later and the error propagates."""
+        check_arguments(game_id, seat)
         loaded = await load(self.store, self.rules, game_id)
         state = loaded.state
         target = next((s for s in loaded.seats if s.seat == seat), None)
@@ -532,6 +677,7 @@ class GameService(Generic[S, A]):
 
     async def legal_actions(self, game_id: int, user_id: int) -> list[str]:
         """The user's legal actions now, in notation (none when it is not their turn)."""
+        check_arguments(game_id, user_id)
         loaded = await load(self.store, self.rules, game_id)
         seat = seat_of_controller(loaded.seats, user_id).seat
         state = loaded.state
@@ -543,11 +689,13 @@ class GameService(Generic[S, A]):
 
     async def info(self, game_id: int) -> GameInfo:
         """The game's metadata and seats (no state is loaded)."""
+        check_arguments(game_id)
         game, seats = await self._game_and_seats(game_id)
         return game_info(self.rules, game, seats)
 
     async def load(self, game_id: int) -> Loaded[S]:
         """The stored game with its state rebuilt (snapshot plus later log entries)."""
+        check_arguments(game_id)
         return await load(self.store, self.rules, game_id)
 
     async def view(
@@ -557,6 +705,7 @@ class GameService(Generic[S, A]):
         everything the board, pyramid, market and score images need. With `at_seq`,
         the game as it was at that version (a turn post delivered late shows the board
         of its turn); that rebuilds the state from the log, so it is the rare path."""
+        check_arguments(game_id, optional=(viewer_id,))
         loaded = await load(self.store, self.rules, game_id)
         info = game_info(self.rules, loaded.game, loaded.seats)
         seat = info.seat_of(viewer_id) if viewer_id is not None else None
@@ -579,6 +728,7 @@ class GameService(Generic[S, A]):
     async def turn_views(self, game_id: int) -> list[tuple[dict[str, Any], tuple[str, ...]]]:
         """The table's view after every played turn, with the cells that turn changed,
         from the first turn's start to the end (the frames of the game's replay)."""
+        check_arguments(game_id)
         loaded = await load(self.store, self.rules, game_id)
         if loaded.game.seed is None:
             return []
@@ -603,6 +753,7 @@ class GameService(Generic[S, A]):
 
     async def log(self, game_id: int) -> list[LogEntry]:
         """The actions that stand, in notation, oldest first."""
+        check_arguments(game_id)
         _, seats = await self._game_and_seats(game_id)
         entries = await self.store.actions(game_id)
         try:
@@ -614,6 +765,7 @@ class GameService(Generic[S, A]):
     async def record(self, game_id: int) -> dict[str, Any]:
         """The game's record (config, seed, every standing action in notation), checked
         to replay to the stored outcome; raises `CorruptGameError` if it does not."""
+        check_arguments(game_id)
         loaded = await load(self.store, self.rules, game_id)
         if loaded.game.seed is None or loaded.state is None:
             raise GameStateError("This game has not started yet.")
@@ -631,6 +783,7 @@ class GameService(Generic[S, A]):
     async def changes_since_last_turn(self, game_id: int, user_id: int) -> list[LogEntry]:
         """What the others did since the user's previous turn ended (if it is the
         user's turn now, their actions so far in it do not count as a turn)."""
+        check_arguments(game_id, user_id)
         loaded = await load(self.store, self.rules, game_id)
         seat = seat_of_controller(loaded.seats, user_id).seat
         entries = await self.store.actions(game_id)
@@ -649,6 +802,7 @@ class GameService(Generic[S, A]):
 
     async def turn_status(self, game_id: int) -> TurnStatus:
         """Whom the game is waiting for, since when, and when each is reminded next."""
+        check_arguments(game_id)
         game, seats = await self._game_and_seats(game_id)
         by_seat = {s.seat: s for s in seats}
         waiting = tuple(
@@ -669,11 +823,13 @@ class GameService(Generic[S, A]):
 
     async def game_in_thread(self, thread_id: int) -> GameInfo | None:
         """The most recent game played in a Discord thread."""
+        check_arguments(ABSENT, thread_id)
         game = await self.store.game_in_thread(thread_id)
         return None if game is None else await self.info(game.id)
 
     async def games_of_user(self, user_id: int, *, finished: bool = False) -> list[GameInfo]:
         """The user's running games (or, with `finished`, their ended ones)."""
+        check_arguments(ABSENT, user_id)
         statuses: tuple[GameStatus, ...] = ("over", "abandoned") if finished else RUNNING
         games = await self.store.games_of_user(user_id, statuses)
         return [await self.info(g.id) for g in games if g.rules == self.rules.name]
@@ -681,43 +837,41 @@ class GameService(Generic[S, A]):
     # --- maintenance -------------------------------------------------------------------
 
     async def check_game(self, game_id: int) -> int:
-        """Replay the whole log and compare it with the snapshot; returns the log length
-        or raises `CorruptGameError`."""
-        loaded = await load(self.store, self.rules, game_id)
-        if loaded.state is None:
-            return 0
-        entries = (await self.store.actions(game_id))[: loaded.seq]
-        try:
-            check_sequence(entries, 0, loaded.seq)
-            rebuilt = replay_log(self.rules, loaded.game, loaded.config, entries)
-            same = self.rules.state_to_json(rebuilt) == self.rules.state_to_json(loaded.state)
-        except Exception as exc:
-            raise corrupt(game_id, exc) from exc
-        if not same:
-            raise corrupt(game_id, ValueError("the snapshot differs from a replay of the log"))
-        return loaded.seq
+        """Check every log entry against the chain and replay the whole log (a snapshot
+        that disagrees is rebuilt by the load first); returns the log length or raises
+        `CorruptGameError`."""
+        check_arguments(game_id)
+        await load(self.store, self.rules, game_id)
+        checked = await verify(self.store, self.rules, game_id)
+        if checked.snapshot_problem is not None:
+            raise corrupt(game_id, ValueError(f"the snapshot: {checked.snapshot_problem}"))
+        return checked.seq
 
     async def rebuild_snapshot(self, game_id: int) -> int:
-        """Rewrite a game's snapshot from its log (the snapshot is only a cache);
-        returns the log length."""
+        """Rewrite a game's snapshot from its log (the snapshot is only a cache), in
+        either direction; returns the log length."""
+        check_arguments(game_id)
         async with self._lock(game_id):
             game, _ = await self._game_and_seats(game_id)
             config = parse_config(game)
             if game.status == "open":
                 return 0
             entries = await self.store.actions(game_id)
-            seq = entries[-1].seq if entries else 0
             try:
-                check_sequence(entries, 0, seq)
-                text = self.rules.state_to_json(replay_log(self.rules, game, config, entries))
+                state, seq = rebuild_state(self.rules, game, config, entries)
+                text = self.rules.state_to_json(state)
             except Exception as exc:
                 raise corrupt(game_id, exc) from exc
-            await self.store.put_snapshot(SnapshotRecord(game_id, seq, text))
+            try:
+                await self.store.put_snapshot(SnapshotRecord(game_id, seq, text))
+            except WriteFaultError as exc:
+                raise storage_full(game_id, exc) from exc
             return seq
 
     async def handled(self, interaction_id: int) -> bool:
         """Whether an action this interaction caused is stored (so an error after it
         must not tell the player that nothing was changed)."""
+        check_arguments(ABSENT, interaction_id)
         return await self.store.interaction(interaction_id) is not None
 
     async def prune_interactions(self, older_than: timedelta = timedelta(days=1)) -> int:
@@ -887,6 +1041,8 @@ class GameService(Generic[S, A]):
             if earlier is not None:
                 return earlier
             raise GameMovedOnError(game.id) from None
+        except WriteFaultError as exc:  # no room (or no permission): nothing stored
+            raise storage_full(game.id, exc) from exc
         return replace(result, reply_id=ids[-1] if reply_to is not None else None)
 
     async def _put_seat(
@@ -898,6 +1054,9 @@ class GameService(Generic[S, A]):
         by_user_id: int | None,
         other_user_id: int | None,
         now: datetime,
+        *,
+        how: SeatHow = "",
+        by_name: str | None = None,
     ) -> None:
         """Store a change of who plays a seat with its announcement; a seat the game
         awaits is reminded anew (the AI's at once, a person's after the interval)."""
@@ -913,6 +1072,10 @@ class GameService(Generic[S, A]):
             player=player(after),
             by_user_id=by_user_id,
             other_user_id=other_user_id if other_user_id is not None else before.controller_id,
+            before=player(before),
+            by_name=by_name,
+            how=how,
+            owner_id=after.user_id,
         )
         owed: list[OwedPayload] = [news]
         awaited = {r.seat: r for r in await self.store.reminders(game.id)}
@@ -958,6 +1121,7 @@ class GameService(Generic[S, A]):
         """The user's games (in one server with `guild_id`): the ones where it is their
         move first, the longest waiting first; then their other running games, the
         lobbies they joined, and the last `finished` ended games, the newest first."""
+        check_arguments(ABSENT, user_id, optional=(guild_id,))
         games = [
             g
             for g in await self.store.games_of_user(user_id, GAME_STATUSES)
@@ -992,6 +1156,7 @@ class GameService(Generic[S, A]):
         """Turn the user's daily digest on or off (None: leave it as it is, scheduled
         anew for their time zone and quiet hours as they are now). Returns when the next
         one is due (None: it is off)."""
+        check_arguments(ABSENT, user_id)
         stored = await self.store.digest(user_id)
         current = stored or DigestRecord(user_id)
         if on is None:
@@ -1007,6 +1172,7 @@ class GameService(Generic[S, A]):
 
     async def digest_due_at(self, user_id: int) -> datetime | None:
         """When the user's next daily digest is due (None: they have not opted in)."""
+        check_arguments(ABSENT, user_id)
         stored = await self.store.digest(user_id)
         return None if stored is None else stored.due_at
 
@@ -1031,6 +1197,15 @@ class GameService(Generic[S, A]):
             if claimed and games:
                 out.append(Digest(row.user_id, games))
         return out
+
+
+def _seat_user(seat: SeatRecord, user_id: int | None) -> int:
+    """Who is to play a seat: `user_id`, or (None) the seat's own player."""
+    if user_id is not None:
+        return user_id
+    if seat.user_id is None:
+        raise SeatingError("That seat has no player of its own: name who takes it.")
+    return seat.user_id
 
 
 def _started(loaded: Loaded[S]) -> S:

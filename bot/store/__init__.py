@@ -12,6 +12,10 @@ from bot.store.errors import (
     SeqConflictError,
     StatusConflictError,
     StoreError,
+    StoreFullError,
+    StoreReadOnlyError,
+    StoreUnusableError,
+    WriteFaultError,
 )
 from bot.store.migrations import LATEST_VERSION
 from bot.store.records import (
@@ -66,8 +70,12 @@ __all__ = [
     "StatusConflictError",
     "Store",
     "StoreError",
+    "StoreFullError",
+    "StoreReadOnlyError",
+    "StoreUnusableError",
     "StoredGame",
     "VoteChoice",
     "VoteRecord",
     "VoteStatus",
+    "WriteFaultError",
 ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
+from pathlib import Path
 from types import TracebackType
 from typing import Self
 
@@ -205,8 +206,20 @@ class Store(ABC):
         entries, so undo entries can be paired), in order."""
 
     @abstractmethod
-    async def put_snapshot(self, snapshot: SnapshotRecord) -> None:
-        """Replace the cached snapshot (a rebuild), unless a later one is stored."""
+    async def put_snapshot(self, snapshot: SnapshotRecord) -> bool:
+        """Replace the cached snapshot with one rebuilt from the log, in either direction
+        (a snapshot ahead of the log is moved back), if the log still ends at its seq;
+        the store computes its chain value and digest. Returns whether it was written
+        (False: the log moved on, or is shorter)."""
+
+    @abstractmethod
+    async def game_ids(self, *, started: bool = True) -> list[int]:
+        """Every stored game's id (only games that were dealt, by default), in order."""
+
+    @abstractmethod
+    async def backup(self, target: str | Path) -> None:
+        """Copy the whole database, consistently, into a new file `target` while other
+        connections may go on writing."""
 
     # --- interactions ------------------------------------------------------------------
 

@@ -50,3 +50,25 @@ class StatusConflictError(ConflictError):
         super().__init__(f"game {game_id} is {found}, not {required}")
         self.game_id = game_id
         self.status = status
+
+
+class StoreUnusableError(StoreError):
+    """The database cannot be opened as it is (empty, read-only, not a database): one
+    sentence for the host, raised by `open` before anything is written."""
+
+
+class WriteFaultError(StoreError):
+    """A write failed for want of room or permission: the transaction was rolled back,
+    nothing was stored. `reason` says why, in words for the host."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        super().__init__(f"The database {where} could not be written: {reason}.")
+        self.reason = reason
+
+
+class StoreFullError(WriteFaultError):
+    """The disk is full, the database reached its size limit or a value is too big."""
+
+
+class StoreReadOnlyError(WriteFaultError):
+    """The database file (or its folder) became read-only."""

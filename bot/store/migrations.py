@@ -201,6 +201,35 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX digests_due ON digests (due_at) WHERE due_at IS NOT NULL",
         ),
     ),
+    Migration(
+        4,
+        "integrity: each log entry's chain value, each snapshot's chain value and digest",
+        (
+            # the chain value of an entry hashes the one before it (bot/store/integrity.py)
+            "ALTER TABLE actions ADD COLUMN chain TEXT",
+            # NULL in a snapshot means "not yet checked": the next load rebuilds it from
+            # the log once and stores both values
+            "ALTER TABLE snapshots ADD COLUMN chain TEXT",
+            "ALTER TABLE snapshots ADD COLUMN digest TEXT",
+            # fill the chain of existing logs, entry after entry (mk_genesis and mk_chain
+            # are registered by the store on every connection); after a gap nothing is
+            # filled, so the load reports the game as damaged
+            """
+            CREATE TEMP TABLE chain_fill AS
+            WITH RECURSIVE c (game_id, seq, chain) AS (
+                SELECT DISTINCT game_id, 0, mk_genesis(game_id) FROM actions
+                UNION ALL
+                SELECT a.game_id, a.seq, mk_chain(c.chain, a.seq, a.seat, a.notation)
+                FROM c JOIN actions a ON a.game_id = c.game_id AND a.seq = c.seq + 1
+            )
+            SELECT game_id, seq, chain FROM c WHERE seq > 0
+            """,
+            "CREATE UNIQUE INDEX temp.chain_fill_key ON chain_fill (game_id, seq)",
+            "UPDATE actions SET chain = (SELECT f.chain FROM chain_fill f"
+            " WHERE f.game_id = actions.game_id AND f.seq = actions.seq)",
+            "DROP TABLE temp.chain_fill",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

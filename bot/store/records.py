@@ -7,7 +7,7 @@ with its game id) by the service that reads it, not by the store.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
@@ -104,6 +104,9 @@ class ActionRecord:
     story: str | None = None
     # the acting seat was no longer awaited after it (its turn, or its draft, ended)
     ends_turn: bool = False
+    # the log's chain value after this entry (bot/store/integrity.py): the store fills
+    # it in on append and on read; it takes no part in comparisons
+    chain: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +116,10 @@ class SnapshotRecord:
     game_id: int
     seq: int
     state: str
+    # as stored (the store computes both when it writes the snapshot): the log's chain
+    # value at `seq` and the digest of `state` bound to it; None if never computed
+    chain: str | None = field(default=None, compare=False)
+    digest: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +177,11 @@ class StoredGame:
     snapshot: SnapshotRecord | None
     later_actions: tuple[ActionRecord, ...]
     last_seq: int
+    # how many entries the log holds (fewer than `last_seq`: an entry is missing)
+    entries: int = 0
+    # the log's stored chain value at the snapshot's seq (the game's genesis value at 0;
+    # None if there is no such entry)
+    log_chain: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ file's write lock up front so two processes queue instead of failing on an upgra
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Collection, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -31,7 +32,11 @@ from bot.store.errors import (
     SeqConflictError,
     StatusConflictError,
     StoreError,
+    StoreFullError,
+    StoreReadOnlyError,
+    StoreUnusableError,
 )
+from bot.store.integrity import genesis, next_chain, state_digest
 from bot.store.migrations import LATEST_VERSION, MIGRATIONS
 from bot.store.records import (
     ActionRecord,
@@ -63,7 +68,7 @@ _SEAT_COLUMNS = (
     "game_id, seat, user_id, joined_at, colour, team, substitute_id, autopilot, ai, skip_turn, name"
 )
 _ACTION_COLUMNS = (
-    "game_id, seq, seat, notation, created_at, user_id, interaction_id, story, ends_turn"
+    "game_id, seq, seat, notation, created_at, user_id, interaction_id, story, ends_turn, chain"
 )
 _REMINDER_COLUMNS = "game_id, seat, waiting_since, next_at, missed, muted_for_turn"
 _OWED_COLUMNS = (
@@ -91,8 +96,11 @@ class SqliteStore(Store):
         *,
         busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
         synchronous: Literal["FULL", "NORMAL"] = "FULL",
+        read_only: bool = False,
     ) -> None:
         self.path = str(path)
+        # read-only: for checks beside a running bot; never migrates or writes
+        self.read_only = read_only
         self._busy_timeout_ms = busy_timeout_ms
         self._synchronous = synchronous
         self._db: aiosqlite.Connection | None = None
@@ -103,17 +111,41 @@ class SqliteStore(Store):
     async def open(self) -> None:
         if self._db is not None:
             return
+        if self.path != ":memory:":
+            refuse_unusable(Path(self.path), read_only=self.read_only)
         # isolation_level=None: we issue BEGIN/COMMIT ourselves (explicit transactions)
+        target = f"{Path(self.path).resolve().as_uri()}?mode=ro" if self.read_only else self.path
         db = await aiosqlite.connect(
-            self.path, isolation_level=None, timeout=self._busy_timeout_ms / 1000
+            target,
+            isolation_level=None,
+            timeout=self._busy_timeout_ms / 1000,
+            uri=self.read_only,
         )
+        # damaged bytes in a text column read as U+FFFD instead of raising: the checks
+        # (chain, digest, JSON) then report them like any other damage
+        db.text_factory = _decode
         try:
+            await db.create_function("mk_genesis", 1, genesis, deterministic=True)
+            await db.create_function("mk_chain", 4, next_chain, deterministic=True)
             await db.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
             await db.execute("PRAGMA foreign_keys = ON")
             # refuse a newer database before anything (even the journal mode) changes it
-            found = await self._user_version(db)
+            try:
+                found = await self._user_version(db)
+            except sqlite3.DatabaseError as exc:
+                raise StoreUnusableError(
+                    f"The database {self.path} cannot be read ({exc}); it was left untouched."
+                ) from exc
             if found > LATEST_VERSION:
                 raise SchemaTooNewError(self.path, found, LATEST_VERSION)
+            if self.read_only:
+                if found < LATEST_VERSION:
+                    raise StoreUnusableError(
+                        f"The database {self.path} has schema version {found}; start the bot"
+                        f" once to upgrade it to {LATEST_VERSION}, then check it."
+                    )
+                self._db = db
+                return
             if self.path != ":memory:":
                 rows = await db.execute_fetchall("PRAGMA journal_mode = WAL")
                 mode = next(iter(rows))[0]
@@ -146,21 +178,27 @@ class SqliteStore(Store):
             for migration in MIGRATIONS:
                 if migration.version <= found:
                     continue
-                await db.execute("BEGIN IMMEDIATE")
                 try:
-                    # another process may have migrated while we waited for the lock
-                    current = await self._user_version(db)
-                    if current > LATEST_VERSION:
-                        raise SchemaTooNewError(self.path, current, LATEST_VERSION)
-                    if current < migration.version:
-                        for statement in migration.statements:
-                            await db.execute(statement)
-                        await db.execute(f"PRAGMA user_version = {int(migration.version)}")
-                        applied.append(migration.version)
-                except BaseException:
-                    await _rollback(db)
-                    raise
-                await db.execute("COMMIT")
+                    await db.execute("BEGIN IMMEDIATE")
+                    try:
+                        # another process may have migrated while we waited for the lock
+                        current = await self._user_version(db)
+                        if current > LATEST_VERSION:
+                            raise SchemaTooNewError(self.path, current, LATEST_VERSION)
+                        if current < migration.version:
+                            for statement in migration.statements:
+                                await db.execute(statement)
+                            await db.execute(f"PRAGMA user_version = {int(migration.version)}")
+                            applied.append(migration.version)
+                        await db.execute("COMMIT")
+                    except BaseException:
+                        await _rollback(db)
+                        raise
+                except sqlite3.Error as exc:
+                    fault = _fault(self.path, exc)
+                    if fault is None:
+                        raise
+                    raise fault from exc
         return applied
 
     # --- games and seats -------------------------------------------------------------
@@ -346,7 +384,7 @@ class SqliteStore(Store):
             if cursor.rowcount != 1:
                 return False
             await _update_seats(db, seats)
-            await _put_snapshot(db, snapshot)
+            await _put_snapshot(db, snapshot, genesis(game_id))
             await _replace_waiting(db, game_id, waiting)
             await _insert_owed(db, game_id, 0, owed, at)
         return True
@@ -360,12 +398,29 @@ class SqliteStore(Store):
                 return None
             seats = await _seats(db, game_id)
             snap = await _one(
-                db, "SELECT game_id, seq, state FROM snapshots WHERE game_id = ?", (game_id,)
+                db,
+                "SELECT game_id, seq, state, chain, digest FROM snapshots WHERE game_id = ?",
+                (game_id,),
             )
-            snapshot = None if snap is None else SnapshotRecord(snap[0], snap[1], snap[2])
+            snapshot = None
+            if snap is not None:
+                snapshot = SnapshotRecord(snap[0], snap[1], _text(snap[2]), snap[3], snap[4])
             later = await _actions(db, game_id, 0 if snapshot is None else snapshot.seq)
-            last = await _last_seq(db, game_id)
-        return StoredGame(_game(row), tuple(seats), snapshot, tuple(later), last)
+            # one pass over the game's keys: the count (a gap shows as fewer entries than
+            # the last seq) and the log's chain value where the snapshot stands
+            at = -1 if snapshot is None else snapshot.seq
+            log = await _one(
+                db,
+                "SELECT COUNT(*), MAX(seq), MAX(CASE WHEN seq = ? THEN chain END)"
+                " FROM actions WHERE game_id = ?",
+                (at, game_id),
+            )
+            assert log is not None
+            entries, last = int(log[0]), int(log[1] or 0)
+            log_chain = genesis(game_id) if at == 0 else log[2]
+        return StoredGame(
+            _game(row), tuple(seats), snapshot, tuple(later), last, entries, log_chain
+        )
 
     async def actions(self, game_id: int, *, after: int = 0) -> list[ActionRecord]:
         async with self._lock:
@@ -394,10 +449,17 @@ class SqliteStore(Store):
             last = await _last_seq(db, game_id)
             if action.seq != last + 1:
                 raise SeqConflictError(game_id, action.seq, last)
+            previous = await _chain_at(db, game_id, action.seq - 1)
+            chain = (
+                None
+                if previous is None
+                else next_chain(previous, action.seq, action.seat, action.notation)
+            )
             try:
                 await db.execute(
-                    f"INSERT INTO actions ({_ACTION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    _action_row(action),
+                    f"INSERT INTO actions ({_ACTION_COLUMNS})"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (*_action_row(action), chain),
                 )
             except sqlite3.IntegrityError as exc:
                 if "actions.game_id, actions.seq" in str(exc):
@@ -418,7 +480,7 @@ class SqliteStore(Store):
                     )
                 except sqlite3.IntegrityError as exc:
                     raise DuplicateInteractionError(interaction.interaction_id) from exc
-            await _put_snapshot(db, snapshot)
+            await _put_snapshot(db, snapshot, chain)
             await db.execute(
                 "UPDATE games SET status = COALESCE(?, status), updated_at = ? WHERE id = ?",
                 (status, _ts(action.created_at), game_id),
@@ -447,9 +509,38 @@ class SqliteStore(Store):
             after = 0 if row is None or row[0] is None else int(row[0])
             return await _actions(db, game_id, after)
 
-    async def put_snapshot(self, snapshot: SnapshotRecord) -> None:
+    async def put_snapshot(self, snapshot: SnapshotRecord) -> bool:
         async with self._write() as db:
-            await _put_snapshot(db, snapshot)
+            if await _last_seq(db, snapshot.game_id) != snapshot.seq:
+                return False
+            chain = await _chain_at(db, snapshot.game_id, snapshot.seq)
+            await _put_snapshot(db, snapshot, chain, forward_only=False)
+            return True
+
+    async def game_ids(self, *, started: bool = True) -> list[int]:
+        async with self._lock:
+            where = " WHERE seed IS NOT NULL" if started else ""
+            rows = await self._conn().execute_fetchall(f"SELECT id FROM games{where} ORDER BY id")
+        return [int(r[0]) for r in rows]
+
+    async def backup(self, target: str | Path) -> None:
+        """A consistent copy of the whole database in `target` (a new file), made with
+        SQLite's online backup while other connections go on writing."""
+        destination = Path(target)
+        if destination.exists():
+            raise StoreError(f"{destination} already exists; choose a new file for the backup.")
+        async with self._lock:
+            db = self._conn()
+            copy = await aiosqlite.connect(destination, isolation_level=None)
+            try:
+                await db.backup(copy, pages=256, sleep=0.005)
+            except BaseException:
+                await copy.close()
+                destination.unlink(missing_ok=True)
+                raise
+            # a backup is one self-contained file: no -wal beside it
+            await copy.execute("PRAGMA journal_mode = DELETE")
+            await copy.close()
 
     # --- interactions ------------------------------------------------------------------
 
@@ -749,15 +840,25 @@ class SqliteStore(Store):
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A write transaction. A full disk, a size limit or a read-only file rolls it
+        back and becomes a `StoreFullError` or `StoreReadOnlyError`: nothing stored."""
         async with self._lock:
             db = self._conn()
-            await db.execute("BEGIN IMMEDIATE")
+            if self.read_only:
+                raise StoreReadOnlyError(self.path, "it was opened read-only")
             try:
-                yield db
-            except BaseException:
-                await _rollback(db)
-                raise
-            await db.execute("COMMIT")
+                await db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield db
+                    await db.execute("COMMIT")
+                except BaseException:
+                    await _rollback(db)
+                    raise
+            except sqlite3.Error as exc:
+                fault = _fault(self.path, exc)
+                if fault is None:
+                    raise
+                raise fault from exc
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -945,7 +1046,8 @@ async def _actions(db: aiosqlite.Connection, game_id: int, after: int) -> list[A
         (game_id, after),
     )
     return [
-        ActionRecord(r[0], r[1], r[2], r[3], _dt(r[4]), r[5], r[6], r[7], bool(r[8])) for r in rows
+        ActionRecord(r[0], r[1], r[2], _text(r[3]), _dt(r[4]), r[5], r[6], r[7], bool(r[8]), r[9])
+        for r in rows
     ]
 
 
@@ -963,13 +1065,90 @@ def _action_row(a: ActionRecord) -> tuple[Any, ...]:
     )
 
 
-async def _put_snapshot(db: aiosqlite.Connection, snapshot: SnapshotRecord) -> None:
+async def _put_snapshot(
+    db: aiosqlite.Connection,
+    snapshot: SnapshotRecord,
+    chain: str | None,
+    *,
+    forward_only: bool = True,
+) -> None:
+    """Store the snapshot with its chain value and digest (a snapshot with no chain
+    value, over a damaged log, gets no digest either: the next load checks it)."""
+    digest = None if chain is None else state_digest(snapshot.seq, chain, snapshot.state)
+    only = " WHERE excluded.seq >= snapshots.seq" if forward_only else ""
     await db.execute(
-        "INSERT INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)"
-        " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, state = excluded.state"
-        " WHERE excluded.seq >= snapshots.seq",
-        (snapshot.game_id, snapshot.seq, snapshot.state),
+        "INSERT INTO snapshots (game_id, seq, state, chain, digest) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, state = excluded.state,"
+        f" chain = excluded.chain, digest = excluded.digest{only}",
+        (snapshot.game_id, snapshot.seq, snapshot.state, chain, digest),
     )
+
+
+async def _chain_at(db: aiosqlite.Connection, game_id: int, seq: int) -> str | None:
+    """The log's stored chain value after entry `seq` (the genesis value at 0)."""
+    if seq == 0:
+        return genesis(game_id)
+    row = await _one(db, "SELECT chain FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq))
+    return None if row is None or row[0] is None else str(row[0])
+
+
+def _decode(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
+
+
+def _text(value: object) -> str:
+    """A TEXT column's value; a BLOB written in its place reads as (damaged) text."""
+    if isinstance(value, bytes):
+        return _decode(value)
+    return str(value)
+
+
+def _fault(where: str, exc: sqlite3.Error) -> StoreError | None:
+    """The store error for a write that failed for want of room or permission (None:
+    another error, raised as it is)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    if primary == sqlite3.SQLITE_FULL:
+        return StoreFullError(where, "the disk is full or the database reached its size limit")
+    if primary == sqlite3.SQLITE_TOOBIG:
+        return StoreFullError(where, "a value is larger than the database allows")
+    if primary == sqlite3.SQLITE_IOERR:
+        return StoreFullError(
+            where, f"the disk refused the write (full, or a file size limit: {exc})"
+        )
+    if primary == sqlite3.SQLITE_READONLY:
+        return StoreReadOnlyError(where, "the file or its folder is read-only")
+    return None
+
+
+def refuse_unusable(path: Path, *, read_only: bool = False) -> None:
+    """Raise `StoreUnusableError` for a database path that cannot be used as it is: a
+    folder, an existing file of 0 bytes (never silently made a new, empty database),
+    a file or folder the bot may not write (unless `read_only`), a missing folder."""
+    if path.is_dir():
+        raise StoreUnusableError(f"The database path {path} is a folder, not a file.")
+    if path.exists():
+        if path.stat().st_size == 0:
+            raise StoreUnusableError(
+                f"The database file {path} is empty (0 bytes): refusing to start a new"
+                " database over it. Restore it from a backup, or delete it to start afresh."
+            )
+        if not read_only and not os.access(path, os.R_OK | os.W_OK):
+            raise StoreUnusableError(
+                f"The database file {path} is read-only: the bot could not save moves."
+                " Give the bot's user write access to it."
+            )
+    elif read_only:
+        raise StoreUnusableError(f"There is no database file {path}.")
+    folder = path.parent
+    if not folder.is_dir():
+        raise StoreUnusableError(f"The folder of the database, {folder}, does not exist.")
+    # SQLite writes its -wal and -shm files beside the database
+    if not read_only and not os.access(folder, os.W_OK | os.X_OK):
+        raise StoreUnusableError(
+            f"The folder {folder} is read-only: the bot could not save moves beside its"
+            " database. Give the bot's user write access to it."
+        )
 
 
 async def _replace_waiting(

@@ -15,7 +15,7 @@ from bot_harness import make_bot, running_bot
 
 from bot.app import FEATURES, GENERIC_ERROR
 from bot.buttons import GameButton
-from bot.features.admin import MuteButton, VoteButton
+from bot.features.admin import AcceptSeatButton, MuteButton, VoteButton
 from bot.features.draft import KeepButton
 from bot.features.lobby import AddAIButton, JoinButton, LeaveButton, StartButton
 from bot.features.turn import CancelButton, ConfirmButton
@@ -37,6 +37,11 @@ POSTED: list[tuple[str, type[GameButton], dict[str, Any]]] = [
     ("mk:vskip:7:40:1", VoteButton, {"seq": 40, "seat": 1, "choice": "skip"}),
     ("mk:vauto:7:40:0", VoteButton, {"seat": 0, "choice": "autopilot"}),
     ("mk:mute:7:0:", MuteButton, {"game_id": 7}),
+    (
+        "mk:seatok:7:3735928559:1:1456074443980800009:1456074443980800008",
+        AcceptSeatButton,
+        {"seq": 3735928559, "seat": 1, "user_id": 1456074443980800009},
+    ),
 ]
 
 

@@ -106,6 +106,9 @@ async def test_kicking_the_player_to_move_hands_the_seat_to_the_ai_then_a_substi
             thread, "mk admin", what="substitute", seat=colour, substitute=carol
         )
         assert "carol" in result.response.content
+        # the seat is carol's once she accepts the offer posted in the thread
+        offer = next(m for m in reversed(thread.history()) if "offers you" in m.content)
+        await carol.click(offer, label="Accept")
         seated = await bot.service.info(game_id)
         assert seated.seats[seat].controller_id == carol.id
         assert not seated.seats[seat].machine_played

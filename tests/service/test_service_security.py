@@ -19,6 +19,7 @@ from service_helpers import (
 )
 
 from bot.service import (
+    GameInfo,
     NotAllowedError,
     NotInGameError,
     NotYourTurnError,
@@ -133,7 +134,7 @@ async def test_a_kicked_player_is_refused_and_a_substitute_plays_the_seat(
             await service.substitute(info.id, A, 1, A)
         with pytest.raises(NotAllowedError):
             await service.substitute(info.id, C, 1, C)
-        subbed = await service.substitute(info.id, A, 1, C)
+        subbed = await offered_and_accepted(service, info.id, A, 1, C)
         assert subbed.seats[1].controller_id == C and not subbed.seats[1].autopilot
         with pytest.raises(NotAllowedError, match="played by its player"):
             await service.act_for_autopilot(info.id, 1, "end")
@@ -149,7 +150,7 @@ async def test_a_kicked_player_is_refused_and_a_substitute_plays_the_seat(
 async def test_a_player_hands_their_own_seat_over_and_gets_it_back(tmp_path: Path) -> None:
     async with open_service(tmp_path / "g.db") as service:
         info = await started_game(service, players=2)
-        handed = await service.substitute(info.id, B, 1, C)
+        handed = await offered_and_accepted(service, info.id, B, 1, C)
         assert handed.seat_of(C) is not None and handed.seat_of(B) is None
         back = await service.substitute(info.id, A, 1, None)
         assert back.seat_of(B) is not None and back.seat_of(C) is None
@@ -168,7 +169,7 @@ async def test_only_the_seat_or_the_creator_changes_the_autopilot(tmp_path: Path
 async def test_kicking_a_substitute_gives_the_seat_back_to_its_player(tmp_path: Path) -> None:
     async with open_service(tmp_path / "g.db") as service:
         info = await started_game(service, players=2)
-        await service.substitute(info.id, A, 1, C)
+        await offered_and_accepted(service, info.id, A, 1, C)
         back = await service.kick(info.id, A, C)
         assert back.seats[1].controller_id == B and not back.seats[1].autopilot
         with pytest.raises(NotInGameError):
@@ -192,3 +193,12 @@ async def test_legal_actions_are_offered_only_to_the_players_who_may_act(
         assert await service.legal_actions(info.id, A)
         with pytest.raises(NotInGameError):
             await service.legal_actions(info.id, STRANGER)
+
+
+async def offered_and_accepted(
+    service: Service, game_id: int, by: int, seat: int, user: int
+) -> GameInfo:
+    """`by` offers the seat to `user`, who accepts it (seats change hands by consent)."""
+    offer = await service.offer_seat(game_id, by, seat, user)
+    assert offer.accepter_id == user
+    return await service.accept_seat(game_id, user, seat, user, by, offer.token)
