@@ -25,8 +25,9 @@ from bot.features.lobby import CHANNEL_PERMISSIONS, LobbyCommands
 from bot.features.looking import LookingCommands
 from bot.features.turn import TurnCommands
 from bot.scheduler import Scheduler
-from bot.service import GameService, ServiceError
+from bot.service import GameService, ServiceError, StorageFullError
 from bot.settings import Settings
+from bot.store import WriteFaultError
 from rules.actions import Action
 from rules.errors import RulesError
 from rules.state import State
@@ -104,9 +105,16 @@ async def handle_error(interaction: discord.Interaction[MountainBot], error: Exc
         return
     game_id = game_pressed(interaction)
     if game_id is None:
-        game = await bot.game_here(interaction)
-        game_id = game.id if game else None
+        with suppress(Exception):
+            game = await bot.game_here(interaction)
+            game_id = game.id if game else None
     command = interaction.command
+    if isinstance(original, WriteFaultError):
+        # any change the store could not write (disk full, too big, read-only): rolled
+        # back; the player reads one sentence, the host's log the reason
+        log.warning("game %s: a change could not be saved: %s", game_id or "-", original)
+        await bot.tell(interaction, str(StorageFullError(game_id, original.reason)))
+        return
     log.error(
         "game %s: unexpected error in %s",
         game_id if game_id is not None else "-",

@@ -127,7 +127,7 @@ class StorageFullError(ServiceError):
 
     def __init__(self, game_id: int | None, reason: str) -> None:
         super().__init__(
-            "The server could not save your move because its storage is full or"
+            "The server could not save your move or change because its storage is full or"
             " unavailable; nothing was changed. The host has been told; please try again"
             " later."
         )

@@ -5,6 +5,7 @@ token) at start-up; and README.md and .env.example say the same."""
 
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
 from typing import Any
@@ -134,3 +135,27 @@ def test_the_hosting_guide_lists_every_permission_and_the_integer() -> None:
         assert words in guide, words
     example = (ROOT / ".env.example").read_text()
     assert "DEV_GUILD_ID" in example and str(CHANNEL_PERMISSIONS.value) in example
+
+
+async def test_a_store_that_cannot_write_gets_one_sentence_for_any_command(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Not only moves: opening a game on a store that cannot write (here read-only, as a
+    full disk or a read-only remount would be) tells the player in a sentence, logs the
+    reason for the host, and stores nothing."""
+    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
+        guild = env.create_guild()
+        alice = guild.add_member(env.create_user("alice"))
+        channel = guild.create_text_channel("games")
+        db = bot.service.store._conn()  # type: ignore[attr-defined]
+        await db.execute("PRAGMA query_only = ON")
+        with caplog.at_level(logging.WARNING):
+            result = await alice.slash(channel, "mk new", players=2)
+        assert result.ephemeral
+        text = " ".join(m.content for m in [result.response, *result.followups] if m)
+        assert "could not save" in text and "nothing was changed" in text, text
+        assert "a change could not be saved" in caplog.text
+        assert "Traceback" not in text
+        await db.execute("PRAGMA query_only = OFF")
+        assert await bot.service.games_of_user(alice.id) == []
+        assert channel.threads == []
