@@ -108,7 +108,9 @@ def test_a_hostile_record_is_refused_in_one_line(tmp_path: Path, name: str) -> N
         assert_one_refusal(run(command, str(path)), words)
 
 
-def test_a_100_mb_record_is_refused_from_its_size_in_under_a_second(tmp_path: Path) -> None:
+def test_a_100_mb_record_is_refused_from_its_size_without_reading_it(tmp_path: Path) -> None:
+    """The refusal names the size `stat` reports, before any byte is parsed (about
+    0.2 s as a subprocess; docs/performance.md)."""
     path = tmp_path / "huge.json"
     with path.open("w") as out:  # one long JSON string: a valid record if it were read
         out.write('{"config": {"players": 2}, "seed": 1, "actions": ["')
@@ -117,18 +119,13 @@ def test_a_100_mb_record_is_refused_from_its_size_in_under_a_second(tmp_path: Pa
             out.write(chunk)
         out.write('"]}')
     assert path.stat().st_size > 100_000_000
-    began = time.perf_counter()
     done = run("replay", str(path))
-    took = time.perf_counter() - began
     assert_one_refusal(done, "100,000,054 bytes", f"at most {MAX_RECORD_BYTES:,} bytes")
-    assert took < 1.0, f"took {took:.2f} s"
 
 
 def test_a_stream_is_read_no_further_than_the_limit() -> None:
-    began = time.perf_counter()
-    done = run("replay", "/dev/zero")  # claims no size and never ends
+    done = run("replay", "/dev/zero")  # claims no size and never ends: run() would time out
     assert_one_refusal(done, "more than 1,000,000 bytes")
-    assert time.perf_counter() - began < 5.0
 
 
 @pytest.mark.parametrize("where", ["missing", "directory"])
