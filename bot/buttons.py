@@ -12,6 +12,7 @@ a restart works after it. A button holds nothing but its custom_id.
 from __future__ import annotations
 
 import re
+from typing import Self
 
 import discord
 
@@ -36,7 +37,7 @@ class GameButton(
     template=template("[a-z]+", ANY_ARGUMENT),
 ):
     """A button drawn for one game at one version. A subclass names its template,
-    parses it in `from_custom_id` and acts in `press`; any error goes to the bot's one
+    rebuilds itself from a match in `rebuild` and acts in `press`; any error goes to the bot's one
     error handler."""
 
     def __init__(
@@ -58,6 +59,24 @@ class GameButton(
         self.game_id = game_id
         self.seq = seq
 
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[discord.Client],
+        item: PressedItem,
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        """discord.py rebuilds a pressed button from its custom_id: the subclass reads
+        its template's groups in `rebuild`, with the label it was drawn with."""
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls.rebuild(match, label)
+
+    @classmethod
+    def rebuild(cls, match: re.Match[str], label: str | None) -> Self:
+        """The button a custom_id matching this class's template stands for."""
+        raise NotImplementedError
+
     async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
         if not ours(interaction):
             return
@@ -76,12 +95,6 @@ def view_of(*items: GameButton) -> discord.ui.View:
     for item in items[:25]:
         view.add_item(item)
     return view
-
-
-def label_of(item: PressedItem, default: str) -> str:
-    """The label a pressed button was drawn with (kept when discord.py rebuilds it)."""
-    label = item.label if isinstance(item, discord.ui.Button) else None
-    return label or default
 
 
 def game_pressed(interaction: discord.Interaction[MountainBot]) -> int | None:

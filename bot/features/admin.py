@@ -13,7 +13,7 @@ from typing import Literal, Self
 import discord
 from discord import app_commands
 
-from bot.buttons import GameButton, PressedItem, label_of, template, view_of
+from bot.buttons import GameButton, template, view_of
 from bot.choices import SeatColour
 from bot.client import MountainBot
 from bot.courier import Maker, Outgoing
@@ -43,15 +43,9 @@ class VoteButton(GameButton, template=template("(?P<kind>vskip|vauto)", r"(?P<se
         self.choice = choice
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[discord.Client],
-        item: PressedItem,
-        match: re.Match[str],
-        /,
-    ) -> Self:
+    def rebuild(cls, match: re.Match[str], label: str | None) -> Self:
         choice = VOTE_CHOICES[match["kind"]]
-        label = label_of(item, VOTE_LABELS[choice])
+        label = label or VOTE_LABELS[choice]
         return cls(int(match["game"]), int(match["seq"]), int(match["seat"]), choice, label=label)
 
     async def press(self, interaction: discord.Interaction[MountainBot]) -> None:
@@ -78,14 +72,8 @@ class MuteButton(GameButton, template=template("mute")):
         super().__init__("mute", game_id, turn, label=label)
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[discord.Client],
-        item: PressedItem,
-        match: re.Match[str],
-        /,
-    ) -> Self:
-        return cls(int(match["game"]), int(match["seq"]), label=label_of(item, "Mute this turn"))
+    def rebuild(cls, match: re.Match[str], label: str | None) -> Self:
+        return cls(int(match["game"]), int(match["seq"]), label=label or "Mute this turn")
 
     async def press(self, interaction: discord.Interaction[MountainBot]) -> None:
         bot = interaction.client
@@ -118,13 +106,7 @@ class AcceptSeatButton(
         self.by_user_id = by_user_id
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[discord.Client],
-        item: PressedItem,
-        match: re.Match[str],
-        /,
-    ) -> Self:
+    def rebuild(cls, match: re.Match[str], label: str | None) -> Self:
         return cls(
             int(match["game"]),
             int(match["seq"]),

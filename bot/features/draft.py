@@ -11,7 +11,7 @@ from typing import Self
 import discord
 from discord import app_commands
 
-from bot.buttons import GameButton, PressedItem, template, view_of
+from bot.buttons import GameButton, template, view_of
 from bot.choices import StartPoint
 from bot.client import MountainBot
 from bot.features.base import Feature
@@ -44,13 +44,7 @@ class KeepButton(GameButton, template=template("keep", r"(?P<card>[^:]+):(?P<slo
         self.slot = slot
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[discord.Client],
-        item: PressedItem,
-        match: re.Match[str],
-        /,
-    ) -> Self:
+    def rebuild(cls, match: re.Match[str], label: str | None) -> Self:
         return cls(int(match["game"]), int(match["seq"]), match["card"], match["slot"])
 
     async def press(self, interaction: discord.Interaction[MountainBot]) -> None:

@@ -12,7 +12,7 @@ from typing import Literal, Self
 import discord
 from discord import app_commands
 
-from bot.buttons import GameButton, PressedItem, label_of, template, view_of
+from bot.buttons import GameButton, template, view_of
 from bot.client import MountainBot
 from bot.courier import Maker, Outgoing
 from bot.features.base import Feature
@@ -73,14 +73,8 @@ class LobbyButton(GameButton, template=template("(?:join|leave|addai|start)")):
         )
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[discord.Client],
-        item: PressedItem,
-        match: re.Match[str],
-        /,
-    ) -> Self:
-        return cls(int(match["game"]), label=label_of(item, cls.default_label))
+    def rebuild(cls, match: re.Match[str], label: str | None) -> Self:
+        return cls(int(match["game"]), label=label or cls.default_label)
 
     async def press(self, interaction: discord.Interaction[MountainBot]) -> None:
         await interaction.response.defer()

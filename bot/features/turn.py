@@ -19,7 +19,7 @@ from typing import Any, Self
 import discord
 from discord import app_commands
 
-from bot.buttons import GameButton, PressedItem, label_of, template, view_of
+from bot.buttons import GameButton, template, view_of
 from bot.choices import (
     AnyAction,
     Conversion,
@@ -90,18 +90,12 @@ class ConfirmButton(GameButton, template=template("do", r"(?P<notation>.{1,80})"
         self.notation = notation
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[discord.Client],
-        item: PressedItem,
-        match: re.Match[str],
-        /,
-    ) -> Self:
+    def rebuild(cls, match: re.Match[str], label: str | None) -> Self:
         return cls(
             int(match["game"]),
             int(match["seq"]),
             match["notation"],
-            label=label_of(item, "Confirm"),
+            label=label or "Confirm",
         )
 
     async def press(self, interaction: discord.Interaction[MountainBot]) -> None:
@@ -120,14 +114,8 @@ class CancelButton(GameButton, template=template("cancel")):
         super().__init__("cancel", game_id, seq, label=label)
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[discord.Client],
-        item: PressedItem,
-        match: re.Match[str],
-        /,
-    ) -> Self:
-        return cls(int(match["game"]), int(match["seq"]), label=label_of(item, "Cancel"))
+    def rebuild(cls, match: re.Match[str], label: str | None) -> Self:
+        return cls(int(match["game"]), int(match["seq"]), label=label or "Cancel")
 
     async def press(self, interaction: discord.Interaction[MountainBot]) -> None:
         await interaction.response.edit_message(content=CANCELLED, view=None, attachments=[])
