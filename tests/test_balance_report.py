@@ -1,0 +1,96 @@
+"""scripts/balance_report.py: the Wilson interval and a tiny end-to-end run."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "balance_report.py"
+
+
+def load_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("balance_report", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while defined
+    spec.loader.exec_module(module)
+    return module
+
+
+balance_report = load_script()
+
+
+@pytest.mark.parametrize(
+    ("wins", "n", "low", "high"),
+    [
+        (118, 200, 0.5208, 0.6559),
+        (0, 10, 0.0, 0.2775),
+        (10, 10, 0.7225, 1.0),
+        (50, 100, 0.4038, 0.5962),
+        (1, 4, 0.0456, 0.6994),
+    ],
+)
+def test_wilson_interval_known_values(wins: int, n: int, low: float, high: float) -> None:
+    got_low, got_high = balance_report.wilson_interval(wins, n)
+    assert got_low == pytest.approx(low, abs=5e-4)
+    assert got_high == pytest.approx(high, abs=5e-4)
+
+
+def test_wilson_interval_edges() -> None:
+    assert balance_report.wilson_interval(0, 0) == (0.0, 1.0)
+    low, high = balance_report.wilson_interval(2.5, 10)  # shared wins are fractional
+    assert 0 < low < 0.25 < high < 1
+
+
+def test_format_duration() -> None:
+    assert balance_report.format_duration(7) == "7s"
+    assert balance_report.format_duration(107) == "1m47s"
+    assert balance_report.format_duration(3725) == "1h02m05s"
+
+
+def test_tiny_run_end_to_end(tmp_path: Path) -> None:
+    out, raw = tmp_path / "balance.md", tmp_path / "balance.json"
+    args = ["--games", "2", "--tables", "2", "--ai", "random", "--jobs", "1"]
+    result = subprocess.run(
+        [sys.executable, str(SCRIPT), *args, "--out", str(out), "--json", str(raw)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    report = json.loads(raw.read_text(encoding="utf-8"))
+    (table,) = report["tables"]
+    assert table["key"] == "2"
+    assert [g["seed"] for g in table["games"]] == [1001, 1002]
+    assert sum(seat["wins"] for seat in table["seats"]) == pytest.approx(2)
+    assert {u["kind"] for u in report["uses"]} == {"spell", "workshop", "great hall"}
+    text = out.read_text(encoding="utf-8")
+    assert "| seat | wins | win rate | 95% interval |" in text
+    assert "| 2 players | 2 |" in text
+    assert "--games 2 --tables 2 --ai random --jobs 1" in text
+    assert text == result.stdout
+    assert "2 players: 2/2 games done" in result.stderr
+
+
+def test_a_crashing_game_is_reported_and_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = balance_report.play_summary
+
+    def crash_on_seed_1002(task: tuple[str, int, str]) -> object:
+        if task[1] == 1002:
+            raise ValueError("boom")
+        return real(task)
+
+    monkeypatch.setattr(balance_report, "play_summary", crash_on_seed_1002)
+    run = balance_report.run_table("2", range(1001, 1003), "random", None)
+    assert [g.seed for g in run.games] == [1001]
+    (failure,) = run.failures
+    assert (failure.seed, failure.error) == (1002, "ValueError: boom")
+    figures = balance_report.table_figures(run)
+    assert sum(r.wins for r in figures.seats) == pytest.approx(1)
+    assert "| 2 players | 1 (+1 **failed**) |" in balance_report.summary_row(figures)
