@@ -10,7 +10,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from rules import board
+from rules import tunnels
 from rules.actions import EndTurn
 from rules.engine import apply
 from rules.game import Game, game_from_record
@@ -67,14 +67,14 @@ def bench_placements(
         for state, seat in states:
             invalidate(state.board)
             t = time.perf_counter()
-            placed = list(board.placements(state, seat))
+            placed = list(tunnels.placements(state, seat))
             place_t.append(time.perf_counter() - t)
             counts.append(len(placed))
             # every dig option needs minerals: measure with a purse that can pay
             rich = state.clone()
             rich.account_of(seat).storage.update(stone=5, iron=5, heartstone=5, hammer=3)
             t = time.perf_counter()
-            list(board.dig_actions(rich, seat))
+            list(tunnels.dig_actions(rich, seat))
             dig_t.append(time.perf_counter() - t)
     return _median_ms(place_t), _median_ms(dig_t), statistics.mean(counts)
 

@@ -29,7 +29,7 @@ from discord import app_commands
 
 from bot.client import MountainBot
 from bot.service import ServiceError
-from rules import board as board_rules
+from rules import tunnels
 from rules.actions import (
     Action,
     Cast,
@@ -56,7 +56,7 @@ from rules.legal import (
     may_act,
     spell_casts,
 )
-from rules.mountain import geo
+from rules.mountain import TIER_NAMES, geo
 from rules.pyramid import horde_position
 from rules.resources import MINERALS, Resource
 from rules.shapes import tunnel_size
@@ -365,7 +365,7 @@ def dig_pedestals_offered(asking: Asking) -> Iterable[tuple[str, str]]:
         label = f"{clan} pedestal"
         anchor = rows[0].placement.anchor if len(rows) == 1 else None
         if anchor is not None:
-            tier = board_rules.TIER_NAMES[geo(asking.state).tier(anchor) - 1]
+            tier = TIER_NAMES[geo(asking.state).tier(anchor) - 1]
             label += f" on the anchor {anchor} ({tier} tier)"
         yield clan, label
 
@@ -395,7 +395,7 @@ def dig_words(rows: Sequence[DigRow]) -> Iterator[tuple[str, DigRow, Resource]]:
 
 
 def _honor(state: State, row: DigRow, mineral: Resource) -> str:
-    return f"+{board_rules.tunnel_score(state, row.placement.size, mineral)} honor"
+    return f"+{tunnels.tunnel_score(state, row.placement.size, mineral)} honor"
 
 
 def dig_cost(state: State, row: DigRow, minerals: Sequence[Resource]) -> str:
@@ -406,7 +406,7 @@ def dig_cost(state: State, row: DigRow, minerals: Sequence[Resource]) -> str:
     hammers = row.choice.hammers
     if hammers:
         cost += f", {hammers} hammer" + ("s" if hammers > 1 else "")
-    honor = _or(f"+{board_rules.tunnel_score(state, p.size, m)}" for m in minerals)
+    honor = _or(f"+{tunnels.tunnel_score(state, p.size, m)}" for m in minerals)
     text = f"{cost} · {honor} honor"
     finds = dig_finds(state, p)
     if finds:

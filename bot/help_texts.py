@@ -24,8 +24,8 @@ HELP_OVERVIEW = """\
 **How to play In the Hall of the Mountain King here**
 **Start.** `/mk new players:4` in a text channel opens a game in its own thread. Players \
 press **Join** (the creator may **Add AI player**), then the creator presses **Start**. \
-Before the first turn everyone keeps four starting trolls (`/mk draft`, privately, all at \
-once) and places a gate (`/mk gate`, one after another).
+Before the first turn each player places a gate (`/mk gate`, one after another in turn \
+order), then everyone keeps four starting trolls (`/mk draft`, privately, all at once).
 **Your turn, in four steps** (the bot pings you when it is yours):
 1. Spells and workshops, if you like: `/mk cast`, `/mk use`.
 2. Recruit a troll or dig a tunnel, required if you can: `/mk recruit`, `/mk dig`.
@@ -44,17 +44,17 @@ add `share:True` to post the picture for the table. `/mk log` lists the moves.
 the Heart; statues score more the deeper they stand. Tunnels carry their owner's letter \
 and a mineral badge; a white frame marks what changed last turn. `/mk help topic:images` \
 has the whole legend.
-More with `/mk help topic:`: the draft, gates, each step, scoring, notation, images."""
+More with `/mk help topic:`: gates, the draft, each step, scoring, notation, images."""
 
 HELP_DRAFT = """\
 **The draft: your starting trolls.** Your pyramid (the rulebook calls it the \
 *trollsmoot*) is the stack of troll cards that makes your resources: four slots on the \
 bottom row (A1 A2 A3 A4), then B1-B3, C1-C2 and D1 on top. Each troll you recruit later \
 stands above and between two trolls of the row beneath.
-`/mk draft` (private; everyone drafts at once) shows the two starting trolls in your \
-hand. **Keeping** one puts it in an empty bottom slot of your choice and gives you its \
-one-time starting resources (into your storage) at once; the other stays in your hand and \
-you draw the next card. Four keeps fill A1 to A4.
+Once every gate is placed, `/mk draft` (private; everyone drafts at once) shows the two \
+starting trolls in your hand. **Keeping** one puts it in an empty bottom slot of your \
+choice and gives you its one-time starting resources (into your storage) at once; the \
+other stays in your hand and you draw the next card. Four keeps fill A1 to A4.
 **Where matters.** A recruited troll activates the two trolls beneath it, and they the \
 two beneath each of them, down to the bottom row (a *cascade*). A2 and A3 sit under two \
 slots of the row above, A1 and A4 under one, so the inner slots activate more often: \
@@ -67,11 +67,12 @@ left in their hand, the 4th and 5th also those of the last, unseen card. In team
 nobody gets the bonus and starting resources go to the team's storage."""
 
 HELP_GATES = """\
-**Gates.** Each player places a gate on a free start point (`/mk gate`, one player after \
-another in turn order; the autocomplete lists the free points). Start points are the \
-framed boxes along the board's edge: the point's name on top (W1, A2 ...), the player \
-counts it serves below (4/5). With 2 players any two points that share a number will do: \
-the first gate picks it.
+**Gates.** Setting up begins with the gates: each player places a gate on a free start \
+point (`/mk gate`, one player after another in turn order; the autocomplete lists the free \
+points), and after the last gate everyone drafts starting trolls (`/mk draft`). Start \
+points are the framed boxes along the board's edge: the point's name on top (W1, A2 ...), \
+the player counts it serves below (4/5). With 2 players any two points that share a \
+number will do: the first gate picks it.
 Your gate starts your network. Every tunnel you dig must touch your network along an \
 edge, and may never touch an opponent's network along an edge (corners are fine), so a \
 close neighbour means a fight for room. The gate counts as a tunnel for statue moves and \
@@ -86,8 +87,8 @@ HELP_STEPS: dict[str, str] = {
     "2": "**Step 2: recruit or dig** (required if you can). **Recruit** a troll from the"
     " horde (`/mk recruit`): level 1 is free, level 2 costs a coin on each of the 2 trolls"
     " beneath it, level 3 a coin on each of the 5 beneath it; a level-2 troll brings its"
-    " pedestal, a level-3 troll lets you pick one from the bag. It stands above two of your"
-    " trolls and starts a cascade. Or **dig** a tunnel (`/mk dig`): pay its size in one"
+    " pedestal, a level-3 troll lets you pick one from the bag (or none). It stands above"
+    " two of your trolls and starts a cascade. Or **dig** a tunnel (`/mk dig`): pay its size in one"
     " mineral plus a hammer per rubble cell it covers, score its honor at once, take the"
     " buried resources under it, and optionally put a pedestal on its anchor and establish"
     " workshops on empty sites beside it. It must touch your network and never an"
@@ -145,13 +146,14 @@ of levels, then to the later in turn order. In team mode partners share one scor
 
 # each example is checked to parse (tests/bot/test_bot_help.py)
 NOTATION_EXAMPLES: tuple[tuple[str, str], ...] = (
-    ("keep blue-3 A2", "draft: keep starting troll blue-3 in slot A2"),
     ("gate W1", "place your gate on start point W1"),
+    ("keep blue-3 A2", "draft: keep starting troll blue-3 in slot A2"),
     ("cast earth-ritual 2iron", "cast Earth Ritual, choosing 2 iron"),
     ("use S3 heartstone>cart", "one use of the workshop on site S3"),
     ("trade stone+2coin+rune>iron", "4 resources for 1 iron"),
     ("recruit 2.3 B1", "the troll on horde slot 2.3 (row 2, 3rd) into slot B1"),
     ("recruit 3.1 C1 fire", "a level-3 troll, taking a fire pedestal from the bag"),
+    ("recruit 3.1 C1", "the same troll, declining a pedestal"),
     ("dig T4 F7+G7*+H7+G8 iron", "a T4 tunnel on those cells, anchor on G7, paid in iron"),
     (
         "dig I3 F7+G7*+H7 stone pedestal fire workshop G6=toolforge",
@@ -199,8 +201,8 @@ pedestals and what the pedestal bag holds, the spellbook with the runes on each 
 the workshops still to establish, and the tunnels and great halls left."""
 
 HELP: dict[str, str] = {
-    "draft": HELP_DRAFT,
     "gates": HELP_GATES,
+    "draft": HELP_DRAFT,
     **HELP_STEPS,
     "scoring": _scoring_help(),
     "notation": HELP_NOTATION,
@@ -208,8 +210,8 @@ HELP: dict[str, str] = {
 }
 # the topics `/mk help` offers, in order: (value, name shown)
 HELP_TOPICS: tuple[tuple[str, str], ...] = (
-    ("draft", "the draft (starting trolls)"),
     ("gates", "gates"),
+    ("draft", "the draft (starting trolls)"),
     ("1", "step 1: spells and workshops"),
     ("2", "step 2: recruit or dig"),
     ("3", "step 3: great hall"),

@@ -40,10 +40,11 @@ NO_MENTIONS = discord.AllowedMentions.none()
 
 NOT_STARTED = "The game has not started yet."
 DRAFT_OVER = "The draft is over."
-DRAFT_DONE = (
-    "You have kept your four starting trolls. Wait for the others, then place gates"
-    " with `/mk gate`."
+DRAFT_NOT_YET = (
+    "The draft begins once every gate is placed: the players place their gates in turn"
+    " order with `/mk gate`, and the bot calls everyone to `/mk draft` after the last one."
 )
+DRAFT_DONE = "You have kept your four starting trolls."
 
 
 def mention_only(user_id: int | None) -> discord.AllowedMentions:
@@ -120,13 +121,26 @@ def game_opened_text(game_id: int, thread_mention: str) -> str:
 
 def start_text(post: StartPost) -> str:
     """The game has begun: every seat with its person, colour, turn order and team, and
-    what everyone does first."""
+    what everyone does first: the gates in turn order, the first placer called by name,
+    then the draft (a game of edition 1 drafted first)."""
     people = [p for p in post.players if p.user_id is not None and not p.ai]
     mentions = " ".join(f"<@{p.user_id}>" for p in people)
     lines = [f"{mentions} the game has begun!".strip(), "Turn order:"]
     lines += [f"{n}. {who(p)}" for n, p in enumerate(post.players, 1)]
     lines += team_lines([(p.team, who(p)) for p in post.players])
-    first = post.players[0] if post.players else None
+    first = next((p for p in post.players if p.seat in post.to_act), None)
+    if post.phase == "gates":
+        lines.append(
+            "First each player places a gate, in turn order, with `/mk gate`. Then everyone"
+            " keeps four starting trolls, privately and at the same time, with `/mk draft`."
+        )
+        if first is not None:
+            lines.append(
+                f"{who(first)} places the first gate."
+                if first.ai
+                else f"{who(first)}: {CALL_WORDS['gates']}."
+            )
+        return "\n".join(lines)
     lines.append(
         "Everyone now keeps four starting trolls, privately and at the same time: use"
         " `/mk draft`. When all have drafted, gates are placed in turn order with `/mk gate`"
@@ -151,6 +165,22 @@ def draft_text(hand: Sequence[str]) -> str:
             f" you start with {start or 'nothing'}"
         )
     return "\n".join(lines)
+
+
+def draft_done_text(phase: str, *, gates_first: bool = True) -> str:
+    """Said to a player who has kept their four starting trolls, by the game's phase
+    now: the others still drafting, the gates (a game of edition 1 placed them after
+    the draft: not `gates_first`), or the game under way."""
+    if phase == "draft" and gates_first:
+        return (
+            f"{DRAFT_DONE} Wait for the others: when the last one keeps theirs, the bot"
+            " reveals everyone's trolls and the first turn begins."
+        )
+    if phase == "draft":
+        return f"{DRAFT_DONE} Wait for the others, then place gates with `/mk gate`."
+    if phase == "gates":
+        return f"{DRAFT_DONE} Gates are placed now, in turn order, with `/mk gate`."
+    return f"{DRAFT_DONE} {DRAFT_OVER}"
 
 
 def keep_label(card: str, slot: str) -> str:
@@ -228,7 +258,7 @@ def told(sentences: Sequence[str]) -> Sequence[str]:
 def turn_post_text(post: TurnPost) -> str:
     """What a finished turn did, "**alice (Blue)** recruited ...; dug ....", with a line
     per player when several are told at once (the draft revealed), then whoever it
-    calls to act next."""
+    calls to act next, in one line (after the last gate, everyone to the draft)."""
     lines = [
         f"**{who(t.player)}** " + "; ".join(told(t.sentences)) + "."
         for t in post.lines
@@ -238,9 +268,15 @@ def turn_post_text(post: TurnPost) -> str:
         lines = ["Everyone has drafted. The starting trolls:", *(f"• {line}" for line in lines)]
     if post.images == "board" and post.call_phase == "play":
         lines.append("The mountain is ready and the first turn begins.")
-    words = CALL_WORDS.get(post.call_phase, "it's your move")
-    for called_player in post.calls:
-        line = f"{who(called_player)} <@{called_player.user_id}>: {words}."
+    if post.call_phase == "draft":
+        lines.append(
+            "Every gate is placed. Now everyone keeps four starting trolls, privately and at"
+            " the same time."
+        )
+    if post.calls:
+        names = ", ".join(f"{who(p)} <@{p.user_id}>" for p in post.calls)
+        words = CALL_WORDS.get(post.call_phase, "it's your move")
+        line = f"{names}: {words}."
         if post.next_reminder is not None:
             line += f" Next reminder {timestamp(post.next_reminder)}."
         lines.append(line)

@@ -8,10 +8,10 @@ from typing import Any
 
 from render.board import Preview
 from rules.actions import EndTurn, cells_touched
-from rules.board import placements
 from rules.game import Game
 from rules.selfplay import play_random_game
 from rules.state import make_config
+from rules.tunnels import placements
 from rules.view import view
 
 # display names for sample images: short, long (cut with an ellipsis) and an AI's

@@ -9,8 +9,8 @@ comes with a letter or a shape, so nothing is told by colour alone.
 
 from __future__ import annotations
 
-from rules.board import TIER_NAMES
 from rules.content import load_content
+from rules.mountain import TIER_NAMES
 
 RGB = tuple[int, int, int]
 

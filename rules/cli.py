@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rules import engine
+from rules import steps
 from rules.errors import RulesError
 from rules.game import (
     MAX_RECORD_BYTES,
@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "replay":
             _print_json(_replay_summary(game))
         else:
-            for seat in engine.seats_to_act(game.state):
+            for seat in steps.seats_to_act(game.state):
                 for action in legal_actions(game.state, seat):
                     print(f"{game.colour(seat)} {action}")
         return 0
@@ -176,7 +176,7 @@ def _replay_summary(game: Game) -> dict[str, Any]:
     out: dict[str, Any] = {
         "actions": len(game.moves),
         "phase": state.phase,
-        "to_act": [game.colour(s) for s in engine.seats_to_act(state)],
+        "to_act": [game.colour(s) for s in steps.seats_to_act(state)],
         "scores": {
             " + ".join(game.colour(p.seat) for p in state.players if p.account == i): (
                 a.tunnel_honor + a.spell_honor

@@ -1,10 +1,15 @@
-"""Applying actions: the setup phases (draft, gates) and the turn as a step machine.
+"""Applying actions: the setup phases (gates, then the draft) and the turn as a step
+machine.
 
     1  cast one spell and/or use one workshop (either order)
     2  recruit or dig (mandatory unless neither is possible)
     3  dedicate one great hall
     4  move statues
     the 4-for-1 trade is allowed at any point of your turn; `end` closes the turn.
+
+Which kinds of action the phase and the turn's step allow is written once in
+`rules.steps`: `apply` asks it first (`steps.check`), hands the action to the module of
+its rule, then moves the turn on (`steps.advance`).
 
 `apply(state, seat, action)` mutates the state in place and is the fast path used by
 replay; it checks everything before changing anything for the rules implemented here,
@@ -14,7 +19,7 @@ a copy).
 
 from __future__ import annotations
 
-from rules import board, horde, spells, workshops
+from rules import halls, horde, mountain, spells, statues, steps, tunnels, workshops
 from rules.actions import (
     Action,
     Cast,
@@ -27,12 +32,14 @@ from rules.actions import (
     Recruit,
     Trade,
     UseWorkshop,
+    action_kind,
 )
 from rules.content import load_content
-from rules.errors import GameOverError, IllegalActionError, NotYourTurnError
+from rules.errors import IllegalActionError
 from rules.payment import gain, resolve_payment, spend
 from rules.pyramid import new_troll
 from rules.state import State, Turn
+from rules.steps import seats_to_act as seats_to_act
 
 # actions after which undo is impossible because they revealed hidden cards
 BARRIER_KINDS = (Keep, Recruit)
@@ -42,90 +49,42 @@ def apply(state: State, seat: int, action: Action) -> None:
     """Apply `action` by the player in `seat`; raises a `RulesError` if it is illegal."""
     if not 0 <= seat < len(state.players):
         raise IllegalActionError(f"There is no seat {seat}.", "no_such_seat")
-    if state.phase == "over":
-        raise GameOverError("The game is over.")
+    kind = action_kind(action)
+    steps.check(state, seat, kind)
     barrier = False
     if isinstance(action, Keep):
         _keep(state, seat, action)
         barrier = True
     elif isinstance(action, PlaceGate):
         _gate(state, seat, action)
-    else:
-        turn = _my_turn(state, seat, action)
-        if isinstance(action, Trade):
-            _trade(state, seat, action)
-        elif isinstance(action, Cast):
-            _step1(turn, "cast a spell")
-            if turn.spell_cast:
-                raise IllegalActionError("You have already cast a spell this turn.", "one_spell")
-            before = _hidden_piles(state)
-            spells.cast(state, seat, action)
-            barrier = before != _hidden_piles(state)
-        elif isinstance(action, UseWorkshop):
-            _step1(turn, "use a workshop")
-            workshops.use_workshop(
-                state, seat, action, board.workshop_uses(state, seat, action.site)
-            )
-        elif isinstance(action, Recruit):
-            if turn.main_done or turn.step > 2:
-                raise IllegalActionError(
-                    "You have already recruited or dug this turn.", "step_done"
-                )
-            horde.recruit(state, seat, action)
-            turn.main_done = True
-            turn.step = 3
-            _after_recruit(state, seat)
-            barrier = True
-        elif isinstance(action, Dig):
-            if turn.main_done or turn.step > 2:
-                raise IllegalActionError(
-                    "You have already recruited or dug this turn.", "step_done"
-                )
-            board.dig(state, seat, action)
-            turn.main_done = True
-            turn.step = 3
-        elif isinstance(action, DedicateHall):
-            _after_step2(state, seat, turn, "dedicate a great hall")
-            if turn.step > 3:
-                raise IllegalActionError(
-                    "Great halls come before moving statues, one per turn.", "out_of_order"
-                )
-            board.dedicate_hall(state, seat, action)
-            turn.step = 4
-        elif isinstance(action, MoveStatue):
-            _after_step2(state, seat, turn, "move statues")
-            board.move_statue(state, seat, action.origin, action.target, action.pay)
-            turn.step = 4
-        elif isinstance(action, EndTurn):
-            _end_turn(state, seat)
-        else:  # pragma: no cover
-            raise AssertionError(action)
+    elif isinstance(action, Trade):
+        _trade(state, seat, action)
+    elif isinstance(action, Cast):
+        before = _hidden_piles(state)
+        spells.cast(state, seat, action)
+        barrier = before != _hidden_piles(state)
+    elif isinstance(action, UseWorkshop):
+        workshops.use_workshop(
+            state, seat, action, workshops.workshop_uses(state, seat, action.site)
+        )
+    elif isinstance(action, Recruit):
+        horde.recruit(state, seat, action)
+        _after_recruit(state, seat)
+        barrier = True
+    elif isinstance(action, Dig):
+        tunnels.dig(state, seat, action)
+    elif isinstance(action, DedicateHall):
+        halls.dedicate_hall(state, seat, action)
+    elif isinstance(action, MoveStatue):
+        statues.move_statue(state, seat, action.origin, action.target, action.pay)
+    elif isinstance(action, EndTurn):
+        _end_turn(state, seat)
+    else:  # pragma: no cover
+        raise AssertionError(action)
+    steps.advance(state, kind)
     state.n_actions += 1
     if barrier and state.turn is not None and state.turn.seat == seat:
         state.turn.undo_floor = state.n_actions
-
-
-def must_recruit_or_dig(state: State, seat: int) -> bool:
-    """Whether step 2 still obliges this player to recruit or dig before ending."""
-    turn = state.turn
-    if turn is None or turn.main_done or turn.step > 2:
-        return False
-    return can_recruit(state, seat) or board.can_dig(state, seat)
-
-
-def can_recruit(state: State, seat: int) -> bool:
-    from rules.legal import recruit_actions
-
-    return next(iter(recruit_actions(state, seat)), None) is not None
-
-
-def seats_to_act(state: State) -> list[int]:
-    """Who may act now: everyone still drafting, or the one seat whose turn it is."""
-    if state.phase == "draft":
-        keeps = load_content().pieces.starting_draft_keeps
-        return [p.seat for p in state.players if len(p.pyramid) < keeps]
-    seat = state.current_seat
-    return [] if seat is None else [seat]
 
 
 # --- setup phases -------------------------------------------------------------------
@@ -135,10 +94,6 @@ def _keep(state: State, seat: int, action: Keep) -> None:
     content = load_content()
     keeps = content.pieces.starting_draft_keeps
     player = state.players[seat]
-    if state.phase != "draft":
-        raise IllegalActionError("The starting-troll draft is over.", "not_drafting")
-    if len(player.pyramid) >= keeps:
-        raise IllegalActionError("You have already kept your four starting trolls.", "draft_done")
     if action.card not in player.draft_hand:
         raise IllegalActionError(
             f"{action.card} is not in your hand (you hold {' and '.join(player.draft_hand)}).",
@@ -154,8 +109,7 @@ def _keep(state: State, seat: int, action: Keep) -> None:
     else:
         _draft_bonus(state, seat)
     if all(len(p.pyramid) >= keeps for p in state.players):
-        state.phase = "gates"
-        state.gate_seat = 0
+        _setup_phase_done(state)
 
 
 def _draft_bonus(state: State, seat: int) -> None:
@@ -173,13 +127,6 @@ def _draft_bonus(state: State, seat: int) -> None:
 
 
 def _gate(state: State, seat: int, action: PlaceGate) -> None:
-    if state.phase != "gates":
-        raise IllegalActionError("Gates are placed after the starting-troll draft.", "not_gates")
-    if state.gate_seat != seat:
-        raise NotYourTurnError(
-            f"Gates are placed in turn order: it is {state.players[state.gate_seat or 0].colour}'s"
-            " turn to place one."
-        )
     side = load_content().board(state.config.board_side)
     points = {p.id: p for p in side.start_points}
     point = points.get(action.point)
@@ -197,11 +144,21 @@ def _gate(state: State, seat: int, action: PlaceGate) -> None:
     taken_cells = {points[p].cell for p in state.board.gates}
     if action.point in state.board.gates or point.cell in taken_cells:
         raise IllegalActionError(f"Start point {point.id} already has a gate.", "point_taken")
-    board.add_piece(state, "gate", action.point, seat, [point.cell])
+    mountain.add_piece(state, "gate", action.point, seat, [point.cell])
     if seat + 1 < len(state.players):
         state.gate_seat = seat + 1
     else:
         state.gate_seat = None
+        _setup_phase_done(state)
+
+
+def _setup_phase_done(state: State) -> None:
+    """The next setup phase begins, or after both the first player's first turn."""
+    first, second = state.config.setup_phases
+    if state.phase == first:
+        state.phase = second
+        state.gate_seat = 0 if second == "gates" else None
+    else:
         state.phase = "play"
         state.turn = Turn(seat=0, undo_floor=state.n_actions + 1)
 
@@ -222,34 +179,9 @@ def allowed_gate_counts(state: State) -> set[int]:
 # --- the turn -----------------------------------------------------------------------
 
 
-def _my_turn(state: State, seat: int, action: Action) -> Turn:
-    if state.phase != "play" or state.turn is None:
-        raise IllegalActionError(
-            "The game has not started yet: finish the draft and the gates first.", "not_playing"
-        )
-    if state.turn.seat != seat:
-        raise NotYourTurnError(f"It is {state.players[state.turn.seat].colour}'s turn.")
-    return state.turn
-
-
-def _step1(turn: Turn, what: str) -> None:
-    if turn.step > 1:
-        raise IllegalActionError(
-            f"Too late to {what}: spells and workshops come before recruiting or digging.",
-            "out_of_order",
-        )
-
-
 def _hidden_piles(state: State) -> tuple[object, ...]:
     """The face-down piles: any change means a card was revealed (an undo barrier)."""
     return (*(tuple(d) for d in state.decks), tuple(state.spell_deck), len(state.bag))
-
-
-def _after_step2(state: State, seat: int, turn: Turn, what: str) -> None:
-    if not turn.main_done and must_recruit_or_dig(state, seat):
-        raise IllegalActionError(
-            f"Recruit a troll or dig a tunnel first; then you may {what}.", "out_of_order"
-        )
 
 
 def _trade(state: State, seat: int, action: Trade) -> None:
@@ -278,10 +210,6 @@ def _after_recruit(state: State, seat: int) -> None:
 
 
 def _end_turn(state: State, seat: int) -> None:
-    if must_recruit_or_dig(state, seat):
-        raise IllegalActionError(
-            "You must recruit a troll or dig a tunnel before ending your turn.", "must_act"
-        )
     if state.final_turns is not None:
         state.final_turns -= 1
         if state.final_turns <= 0:

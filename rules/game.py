@@ -3,7 +3,7 @@
     >>> from rules.game import Game
     >>> g = Game.new(players=2, seed=7)
     >>> g.state.phase
-    'draft'
+    'gates'
 
 `Game.play(seat, action)` validates on a copy and only then keeps the new state, so an
 illegal action changes nothing. `Game.undo()` takes back the current player's last
@@ -29,7 +29,7 @@ from rules.actions import MAX_ACTION_LENGTH, Action, EndTurn, parse_action
 from rules.errors import NotationError, RecordError, RulesError, UndoError
 from rules.scoring import Outcome, final_outcome
 from rules.setup import new_game
-from rules.state import GameConfig, State, make_config
+from rules.state import GameConfig, State, make_config, stored_config
 
 # A finished 5-player game's record is about 7 KB (229 actions, the longest 89
 # characters); 1 MB leaves more than a hundredfold margin and parses in milliseconds.
@@ -192,7 +192,7 @@ def game_from_record(record: Any) -> Game:
             f"The record has {len(actions)} actions; a record holds at most"
             f" {MAX_RECORD_ACTIONS} (a whole game takes a few hundred)."
         )
-    config = make_config(**record["config"])
+    config = stored_config(record["config"])
     return Game(config, seed, parse_moves(config, actions))
 
 

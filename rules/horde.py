@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rules.actions import Recruit
 from rules.content import load_content
 from rules.errors import IllegalActionError
-from rules.payment import ANY, resolve_payment, spend
+from rules.payment import ANY, owned_counts, resolve_payment, spend
 from rules.pyramid import (
     ALL_HORDE_SLOTS,
     HORDE_SLOTS,
@@ -15,7 +17,7 @@ from rules.pyramid import (
     new_troll,
     open_slots,
 )
-from rules.resources import Resource
+from rules.resources import Clan, Resource
 from rules.state import HordeSlot, State
 
 FLAG_ANY_BRIBES = "any_bribes"
@@ -64,14 +66,10 @@ def recruit(state: State, seat: int, action: Recruit) -> None:
             "bad_slot",
         )
     is_top = action.horde.startswith("3.")
+    # "If it was a Level-3 troll you *may* ... take a remaining pedestal of your
+    # choice": naming none declines it
     if is_top and state.bag:
-        if action.pedestal is None:
-            raise IllegalActionError(
-                "Recruiting a level-3 troll lets you choose a pedestal from the bag: name"
-                f" its clan ({', '.join(sorted(set(state.bag)))}).",
-                "choose_pedestal",
-            )
-        if action.pedestal.value not in state.bag:
+        if action.pedestal is not None and action.pedestal.value not in state.bag:
             raise IllegalActionError(
                 f"There is no {action.pedestal.value} pedestal left in the bag.", "no_pedestal"
             )
@@ -111,6 +109,42 @@ def recruit(state: State, seat: int, action: Recruit) -> None:
     player.pyramid[action.slot] = new_troll(card)
     player.recruited_levels += content.trolls[card].level
     cascade(player, action.slot)
+
+
+def recruit_actions(state: State, seat: int) -> Iterator[Recruit]:
+    """Every recruit the purse and the horde allow (turn and step are the caller's
+    business): each horde troll whose bribes the player can pay, into each open slot
+    of the pyramid; a level-3 troll with each pedestal clan left in the bag, or none
+    (last)."""
+    content = load_content()
+    player = state.players[seat]
+    if len(player.pyramid) >= content.pieces.pyramid_size:
+        return
+    slots = open_slots(player)
+    if not slots:
+        return
+    flags = state.turn_flags()
+    counts = owned_counts(state, seat)
+    total = sum(counts.values())
+    for hs in ALL_HORDE_SLOTS:
+        if slot_at(state, hs).card is None:
+            continue
+        need = bribe_need(state, hs, flags)
+        coins = sum(1 for r in need if r is not None)
+        if counts[Resource.COIN] < coins or total < len(need):
+            continue
+        pedestals: list[Clan | None] = [None]
+        if hs.startswith("3.") and state.bag:
+            # a level-3 recruit may take a pedestal from the bag, or decline (last)
+            pedestals = [*(Clan(c) for c in sorted(set(state.bag))), None]
+        for slot in slots:
+            for ped in pedestals:
+                yield Recruit(hs, slot, ped)
+
+
+def can_recruit(state: State, seat: int) -> bool:
+    """Whether the player can pay for some recruit now (turn and step aside)."""
+    return next(recruit_actions(state, seat), None) is not None
 
 
 def refill(state: State, slot: str) -> None:

@@ -1,8 +1,12 @@
 """Legal action generation, in a stable order, for every decision.
 
-`legal_actions(state, seat)` lists every legal action of a player (default payments);
+`legal_moves(state, seat)` is a live view of a player's legal actions (python-chess's
+`LegalMoveGenerator` is the model): it answers `in`, `bool()` and a count without
+building a list. `legal_actions(state, seat)` lists them (default payments);
 `legal_kinds` says which kinds of action are available, so a caller (the random player,
-autocomplete) can enumerate only the kind it needs.
+autocomplete) can enumerate only the kind it needs. Which kinds the phase and the turn
+allow comes from `rules.steps`; what is possible within a kind, from the module of its
+rule.
 """
 
 from __future__ import annotations
@@ -10,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations_with_replacement
 
-from rules import board, engine, workshops
+from rules import engine, halls, horde, statues, steps, tunnels, workshops
 from rules.actions import (
     PYRAMID_ROWS,
     Action,
@@ -21,49 +25,99 @@ from rules.actions import (
     Keep,
     MoveStatue,
     PlaceGate,
-    Recruit,
     Trade,
     UseWorkshop,
+    action_kind,
 )
-from rules.content import (
-    AwakenEffect,
-    DedicateEffect,
-    DigEffect,
-    ExaltEffect,
-    GainChoiceEffect,
-    MoveStatueEffect,
-    TakePedestalEffect,
-    TransmuteEffect,
-    TributeEffect,
-    TurnFlagEffect,
-    UnburdenEffect,
-    load_content,
-)
+from rules.content import load_content
 from rules.errors import RulesError
-from rules.horde import bribe_need, slot_at
 from rules.mountain import geo
 from rules.payment import available_tokens, owned_counts
-from rules.pyramid import ALL_HORDE_SLOTS, open_slots
-from rules.resources import MINERALS, RESOURCES, STATUE_CLANS, Clan, Resource
-from rules.spells import NONE, bundle_arg, neighbour_minerals
+from rules.resources import RESOURCES, Clan, Resource
+from rules.spell_effects import effect_rule
+from rules.spells import NONE
 from rules.state import State
 
-KINDS = ("keep", "gate", "cast", "use", "trade", "recruit", "dig", "hall", "move", "end")
+KINDS = steps.KINDS
+
+
+class LegalActions:
+    """The legal actions of `seat` (default: the seat to move; in the draft, the first
+    player still drafting), optionally only of one kind, as a live view of the state.
+
+    Iterating lists each legal action once, with the default payment, in `KINDS` order
+    then each kind's stable order; `bool()` stops at the first one; `len()` (or
+    `count()`) counts them without keeping them. `action in legal` asks the engine
+    itself, on a copy of the state, so it is true exactly when `engine.apply` would
+    accept the action as given (an explicit payment, or a choice the listing leaves
+    out such as unburdening fewer resources than the spell allows).
+    """
+
+    __slots__ = ("kind", "seat", "state")
+
+    def __init__(self, state: State, seat: int | None = None, kind: str | None = None) -> None:
+        if kind is not None and kind not in _GENERATORS:
+            raise KeyError(kind)
+        self.state = state
+        self.seat = seat
+        self.kind = kind
+
+    def _who(self) -> int | None:
+        if self.seat is not None:
+            return self.seat
+        waiting = steps.seats_to_act(self.state)
+        return waiting[0] if waiting else None
+
+    def _kinds(self) -> tuple[str, ...]:
+        return KINDS if self.kind is None else (self.kind,)
+
+    def __iter__(self) -> Iterator[Action]:
+        seat = self._who()
+        if seat is None:
+            return
+        for k in self._kinds():
+            yield from _GENERATORS[k](self.state, seat)
+
+    def __bool__(self) -> bool:
+        seat = self._who()
+        return seat is not None and any(kind_available(self.state, seat, k) for k in self._kinds())
+
+    def count(self) -> int:
+        return sum(1 for _ in self)
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __contains__(self, action: object) -> bool:
+        seat = self._who()
+        if seat is None or not isinstance(action, Action):
+            return False
+        kind = action_kind(action)
+        state = self.state
+        if kind not in self._kinds() or not 0 <= seat < len(state.players):
+            return False
+        if not steps.allows(state, seat, kind):  # the engine's first check, cheaply
+            return False
+        try:
+            engine.apply(state.clone(), seat, action)
+        except RulesError:
+            return False
+        return True
+
+    def __repr__(self) -> str:
+        of = "" if self.kind is None else f" of kind {self.kind!r}"
+        return f"<LegalActions{of} for seat {self._who()}>"
+
+
+def legal_moves(state: State, seat: int | None = None, kind: str | None = None) -> LegalActions:
+    """The legal actions of `seat` now as a `LegalActions` view (see there)."""
+    return LegalActions(state, seat, kind)
 
 
 def legal_actions(state: State, seat: int | None = None, kind: str | None = None) -> list[Action]:
     """Every legal action for `seat` (default: the seat to move; in the draft, the first
-    player still drafting), optionally only of one kind."""
-    if seat is None:
-        waiting = engine.seats_to_act(state)
-        if not waiting:
-            return []
-        seat = waiting[0]
-    kinds = (kind,) if kind is not None else KINDS
-    out: list[Action] = []
-    for k in kinds:
-        out.extend(_GENERATORS[k](state, seat))
-    return out
+    player still drafting), optionally only of one kind, as a list."""
+    return list(LegalActions(state, seat, kind))
 
 
 def iter_legal_actions(state: State, seat: int, kind: str) -> Iterator[Action]:
@@ -73,7 +127,7 @@ def iter_legal_actions(state: State, seat: int, kind: str) -> Iterator[Action]:
 
 def may_act(state: State, seat: int) -> bool:
     """Whether `seat` is one of the seats to act now (its turn, or still drafting)."""
-    return seat in engine.seats_to_act(state)
+    return seat in steps.seats_to_act(state)
 
 
 def legal_kinds(state: State, seat: int) -> list[str]:
@@ -86,11 +140,9 @@ def kind_available(state: State, seat: int, kind: str) -> bool:
 
 
 def keep_actions(state: State, seat: int) -> Iterator[Action]:
-    if state.phase != "draft":
+    if not steps.allows(state, seat, "keep"):
         return
     player = state.players[seat]
-    if len(player.pyramid) >= load_content().pieces.starting_draft_keeps:
-        return
     for card in player.draft_hand:
         for slot in PYRAMID_ROWS[0]:
             if slot not in player.pyramid:
@@ -98,7 +150,7 @@ def keep_actions(state: State, seat: int) -> Iterator[Action]:
 
 
 def gate_actions(state: State, seat: int) -> Iterator[Action]:
-    if state.phase != "gates" or state.gate_seat != seat:
+    if not steps.allows(state, seat, "gate"):
         return
     side = load_content().board(state.config.board_side)
     allowed = engine.allowed_gate_counts(state)
@@ -108,12 +160,8 @@ def gate_actions(state: State, seat: int) -> Iterator[Action]:
             yield PlaceGate(point.id)
 
 
-def _in_turn(state: State, seat: int) -> bool:
-    return state.phase == "play" and state.turn is not None and state.turn.seat == seat
-
-
 def cast_actions(state: State, seat: int) -> Iterator[Action]:
-    if not _may_cast(state, seat):
+    if not steps.allows(state, seat, "cast"):
         return
     counts = owned_counts(state, seat)
     if counts[Resource.RUNE] < 1:
@@ -125,13 +173,8 @@ def cast_actions(state: State, seat: int) -> Iterator[Action]:
 def spell_casts(state: State, seat: int, spell_id: str) -> Iterator[Action]:
     """The legal casts of one spell now, as `cast_actions` lists them (nothing if the
     spell is not in the spellbook or `seat` may not cast now)."""
-    if _may_cast(state, seat) and any(s.spell == spell_id for s in state.spellbook):
+    if steps.allows(state, seat, "cast") and any(s.spell == spell_id for s in state.spellbook):
         yield from cast_actions_for(state, seat, spell_id)
-
-
-def _may_cast(state: State, seat: int) -> bool:
-    turn = state.turn
-    return _in_turn(state, seat) and turn is not None and turn.step <= 1 and not turn.spell_cast
 
 
 def cast_actions_for(
@@ -143,108 +186,21 @@ def cast_actions_for(
     if counts[Resource.RUNE] < 1:
         return
     spell = load_content().spell(spell_id)
-    for args in _spell_args(state, seat, spell.effect, counts):
+    for args in effect_rule(spell.effect).choices(state, seat, spell.effect, counts):
         yield Cast(spell.id, args)
     yield Cast(spell.id, (NONE,))
 
 
-def _spell_args(
-    state: State, seat: int, effect: object, counts: dict[Resource, int]
-) -> Iterator[tuple[str, ...]]:
-    player = state.players[seat]
-    content = load_content()
-    if isinstance(effect, GainChoiceEffect):
-        for option in effect.options:
-            yield (bundle_arg(option),)
-    elif isinstance(effect, TurnFlagEffect):
-        turn = state.turn
-        if turn is not None and effect.flag not in turn.flags:
-            yield ()
-    elif isinstance(effect, TransmuteEffect):
-        for src in MINERALS:
-            for dst in MINERALS:
-                if src == dst or (effect.neighbours_only and not neighbour_minerals(src, dst)):
-                    continue
-                for n in range(1, min(effect.max, counts[src]) + 1):
-                    yield (f"{n if n > 1 else ''}{src.value}>{dst.value}",)
-    elif isinstance(effect, AwakenEffect):
-        for slot in sorted(player.pyramid):
-            yield (slot,)
-    elif isinstance(effect, UnburdenEffect):
-        held = [t for t in available_tokens(state, seat) if t.source != "store"]
-        runes = counts[Resource.RUNE]
-        seen: set[tuple[str, ...]] = set()
-        for size in range(min(effect.max, len(held)), 0, -1):
-            for combo in combinations(sorted(held, key=str), size):
-                # a rune must remain to pay for the spell itself
-                if runes - sum(1 for t in combo if t.resource == Resource.RUNE) < 1:
-                    continue
-                text = tuple(str(t) for t in combo)
-                if text not in seen:
-                    seen.add(text)
-                    yield text
-            if seen:
-                break
-    elif isinstance(effect, TributeEffect):
-        for hs in ALL_HORDE_SLOTS:
-            if slot_at(state, hs).bribes:
-                yield (hs,)
-    elif isinstance(effect, TakePedestalEffect):
-        for clan in sorted(set(state.bag)):
-            yield (clan,)
-    elif isinstance(effect, ExaltEffect):
-        for slot in sorted(player.pyramid):
-            if content.trolls[player.pyramid[slot].card].level != 2:
-                continue
-            for hs in ALL_HORDE_SLOTS[9:]:
-                card = slot_at(state, hs).card
-                if card is not None and content.trolls[card].level == 3:
-                    yield (slot, hs)
-    elif isinstance(effect, DigEffect):
-        for dig in board.dig_actions(state, seat):
-            yield tuple(dig.words())
-    elif isinstance(effect, DedicateEffect):
-        for cell in board.movable_statues(state, seat):
-            try:
-                board.dedication_value(state, seat, cell, effect.forbidden_tiers)
-            except RulesError:
-                continue
-            yield (cell,)
-    elif isinstance(effect, MoveStatueEffect):
-        yield from _statue_paths(state, seat, effect.moves)
-
-
-def _statue_paths(state: State, seat: int, max_moves: int) -> Iterator[tuple[str, ...]]:
-    """Free statue moves (Mountain Path): one statue, 1 to `max_moves` steps."""
-    statues = state.board.statues
-
-    def walk(cell: str, path: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
-        for target in board.statue_moves(state, seat, cell):
-            step = (*path, f"{cell}>{target}")
-            yield step
-            if len(step) < max_moves:
-                clan = statues.pop(cell)
-                statues[target] = clan
-                try:
-                    yield from walk(target, step)
-                finally:
-                    del statues[target]
-                    statues[cell] = clan
-
-    for origin in board.movable_statues(state, seat):
-        yield from walk(origin, ())
-
-
 def use_actions(state: State, seat: int) -> Iterator[Action]:
-    if not _in_turn(state, seat):
+    if not steps.allows(state, seat, "use"):
         return
     turn = state.turn
     assert turn is not None
-    if turn.step > 1:
-        return
     content = load_content()
     counts = owned_counts(state, seat)
-    held = sorted({t for t in available_tokens(state, seat) if t.source != "store"}, key=str)
+    held = sorted(
+        {t for t in available_tokens(state, seat, held=True) if t.source != "store"}, key=str
+    )
     wild_carts = sum(
         1
         for t in available_tokens(state, seat, wild_carts_only=True)
@@ -253,7 +209,7 @@ def use_actions(state: State, seat: int) -> Iterator[Action]:
     for site, workshop_id in sorted(state.board.workshops.items()):
         if turn.workshop not in (None, site):
             continue
-        if turn.workshop_uses >= board.workshop_uses(state, seat, site):
+        if turn.workshop_uses >= workshops.workshop_uses(state, seat, site):
             continue
         for conv in content.workshop(workshop_id).conversions:
             give, get = workshops.conversion_bundles(conv)
@@ -273,7 +229,7 @@ def use_actions(state: State, seat: int) -> Iterator[Action]:
 
 
 def trade_actions(state: State, seat: int) -> Iterator[Action]:
-    if not _in_turn(state, seat):
+    if not steps.allows(state, seat, "trade"):
         return
     counts = owned_counts(state, seat)
     if sum(counts.values()) < load_content().pieces.trade_rate:
@@ -295,49 +251,13 @@ def _all_trades() -> list[tuple[tuple[tuple[Resource, int], ...], tuple[Trade, .
 
 
 def recruit_actions(state: State, seat: int) -> Iterator[Action]:
-    if not _in_turn(state, seat):
-        return
-    turn = state.turn
-    assert turn is not None
-    content = load_content()
-    player = state.players[seat]
-    if turn.main_done or turn.step > 2 or len(player.pyramid) >= content.pieces.pyramid_size:
-        return
-    slots = open_slots(player)
-    if not slots:
-        return
-    counts = owned_counts(state, seat)
-    total = sum(counts.values())
-    for hs in ALL_HORDE_SLOTS:
-        if slot_at(state, hs).card is None:
-            continue
-        need = bribe_need(state, hs, turn.flags)
-        coins = sum(1 for r in need if r is not None)
-        if counts[Resource.COIN] < coins or total < len(need):
-            continue
-        pedestals: list[Clan | None] = [None]
-        if hs.startswith("3.") and state.bag:
-            pedestals = [Clan(c) for c in sorted(set(state.bag))]
-        for slot in slots:
-            for ped in pedestals:
-                yield Recruit(hs, slot, ped)
-
-
-def _main_step(state: State, seat: int) -> bool:
-    turn = state.turn
-    return turn is not None and not turn.main_done and turn.step <= 2
-
-
-def _after_step2(state: State, seat: int, max_step: int) -> bool:
-    turn = state.turn
-    if turn is None or turn.step > max_step:
-        return False
-    return turn.main_done or not engine.must_recruit_or_dig(state, seat)
+    if steps.allows(state, seat, "recruit"):
+        yield from horde.recruit_actions(state, seat)
 
 
 def dig_actions(state: State, seat: int) -> Iterator[Action]:
-    if dig_allowed(state, seat):
-        yield from board.dig_actions(state, seat)
+    if steps.allows(state, seat, "dig"):
+        yield from tunnels.dig_actions(state, seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,7 +266,7 @@ class DigChoice:
     for it; each of them, with or without one of `dig_pedestals` and one of
     `dig_workshops`, is a legal dig."""
 
-    placement: board.Placement
+    placement: tunnels.Placement
     minerals: tuple[Resource, ...]
     hammers: int  # what its rubble costs on top of the minerals
 
@@ -355,73 +275,56 @@ def dig_choices(state: State, seat: int, *, by_spell: bool = False) -> Iterator[
     """Every placement `dig_actions` would list (those the player can pay for), in
     the same order, without enumerating pedestals and workshops. `by_spell`: the
     placements a dig spell may take (any time it may be cast: see `spell_casts`)."""
-    if not by_spell and not dig_allowed(state, seat):
+    if not by_spell and not steps.allows(state, seat, "dig"):
         return
-    if not board.has_minerals_for_a_tunnel(state, seat):
+    if not tunnels.has_minerals_for_a_tunnel(state, seat):
         return
     counts = owned_counts(state, seat)
-    for p in board.placements(state, seat):
-        minerals = board.affordable(state, seat, p, counts)
+    for p in tunnels.placements(state, seat):
+        minerals = tunnels.affordable(state, seat, p, counts)
         if minerals:
             yield DigChoice(p, tuple(minerals), dig_hammers(state, p))
 
 
-def dig_allowed(state: State, seat: int) -> bool:
-    """Whether a step-2 dig is open to `seat` now (whatever it can pay)."""
-    return _in_turn(state, seat) and _main_step(state, seat)
-
-
-def dig_hammers(state: State, p: board.Placement) -> int:
+def dig_hammers(state: State, p: tunnels.Placement) -> int:
     """The hammers a placement's rubble costs now (none under Free Rubble's flag)."""
-    turn = state.turn
-    free = turn is not None and board.FLAG_FREE_RUBBLE in turn.flags
-    return 0 if free else p.rubble
+    return 0 if tunnels.FLAG_FREE_RUBBLE in state.turn_flags() else p.rubble
 
 
-def dig_pedestals(state: State, seat: int, p: board.Placement) -> tuple[Clan, ...]:
-    """The pedestals a dig at `p` may put on its anchor (as `board.dig_options`)."""
-    if p.anchor is None:
-        return ()
-    tier = geo(state).tier(p.anchor)
-    account = state.account_of(seat)
-    return tuple(
-        clan
-        for clan in STATUE_CLANS
-        if account.pedestals.get(clan.value, 0) > 0
-        and state.pedestal_track.get(f"{tier}:{clan.value}") is not None
-    )
+def dig_pedestals(state: State, seat: int, p: tunnels.Placement) -> tuple[Clan, ...]:
+    """The pedestals a dig at `p` may put on its anchor (as `tunnels.dig_options`)."""
+    return tunnels.dig_pedestals(state, seat, p.anchor)
 
 
-def dig_workshops(state: State, p: board.Placement) -> tuple[tuple[str, str], ...]:
-    """Each (site, workshop) a dig at `p` may establish alone (as `board.dig_options`)."""
-    supply = sorted(set(state.workshop_supply))
-    return tuple((site, w) for site in board.workshop_choices(state, p.mask) for w in supply)
+def dig_workshops(state: State, p: tunnels.Placement) -> tuple[tuple[str, str], ...]:
+    """Each (site, workshop) a dig at `p` may establish alone (as `tunnels.dig_options`)."""
+    return tunnels.dig_workshops(state, p.mask)
 
 
-def dig_finds(state: State, p: board.Placement) -> list[Resource]:
+def dig_finds(state: State, p: tunnels.Placement) -> list[Resource]:
     """The buried resources a dig at `p` uncovers (in reading order)."""
     g = geo(state)
     return [res for b, res in sorted(g.buried.items()) if p.mask >> b & 1]
 
 
 def hall_actions(state: State, seat: int) -> Iterator[Action]:
-    if _in_turn(state, seat) and _after_step2(state, seat, 3):
-        yield from board.hall_placements(state, seat)
+    if steps.allows(state, seat, "hall"):
+        yield from halls.hall_placements(state, seat)
 
 
 def move_actions(state: State, seat: int) -> Iterator[Action]:
-    if not (_in_turn(state, seat) and _after_step2(state, seat, 4)):
+    if not steps.allows(state, seat, "move"):
         return
-    for origin in board.movable_statues(state, seat):
+    for origin in statues.movable_statues(state, seat):
         clan = state.board.statues[origin]
-        if not board.cart_tokens(state, seat, clan):
+        if not statues.cart_tokens(state, seat, clan):
             continue
-        for target in board.statue_moves(state, seat, origin):
+        for target in statues.statue_moves(state, seat, origin):
             yield MoveStatue(origin, target)
 
 
 def end_actions(state: State, seat: int) -> Iterator[Action]:
-    if _in_turn(state, seat) and not engine.must_recruit_or_dig(state, seat):
+    if steps.allows(state, seat, "end"):
         yield EndTurn()
 
 

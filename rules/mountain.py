@@ -5,7 +5,13 @@ Each board side becomes a `Geometry` (built once): cell `(x, y)` is bit
 never wrap into the next row. Masks are plain Python ints.
 
 `Networks` (built per board version and cached on the board) knows which pieces form
-which connected network and which gates (seats) own it.
+which connected network and which gates (seats) own it; `add_piece` lays a piece and
+drops the cached networks.
+
+Networks: a player's network is everything connected (along cell edges) to their gate.
+A piece cut off from every gate belongs to nobody until someone connects to it. In team
+mode a partner's network counts as your own once the two are connected, and touching
+the partner's network is allowed (that is how they connect).
 """
 
 from __future__ import annotations
@@ -14,11 +20,13 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from rules.content import load_content
+from rules.errors import IllegalActionError
 from rules.grid import cell_name, parse_cell
 from rules.resources import RESOURCE_BY_NAME, Resource
 from rules.state import Board, Piece, State
 
 GUARD = 6  # wider than any shape
+TIER_NAMES = ("dark gray", "gray", "brown", "orange", "yellow")
 
 
 @dataclass(frozen=True)
@@ -166,6 +174,28 @@ def networks(state: State) -> Networks:
 
 def invalidate(board: Board) -> None:
     board.__dict__.pop("_networks", None)
+
+
+def add_piece(
+    state: State, kind: str, name: str, seat: int, cells: list[str], **extra: str | None
+) -> Piece:
+    """Lay a piece (gate, tunnel or hall) on the mountain; the networks are rebuilt."""
+    board = state.board
+    piece = Piece(board.next_id, kind, name, seat, list(cells), **extra)  # type: ignore[arg-type]
+    board.next_id += 1
+    board.pieces.append(piece)
+    invalidate(board)
+    return piece
+
+
+def check_on_mountain(g: Geometry, cell: str) -> None:
+    """Refuse a cell off the mountain or on its Heart (which nothing may cover)."""
+    if cell not in g.bits:
+        raise IllegalActionError(f"{cell} is off the mountain.", "off_board", cell)
+    if (1 << g.bit(cell)) & g.heart:
+        raise IllegalActionError(
+            f"{cell} is the Heart of the Mountain: nothing may cover it.", "heart", cell
+        )
 
 
 def own_network(state: State, seat: int) -> int:

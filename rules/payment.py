@@ -9,6 +9,11 @@ emptied symbols can fill again in the next cascade:
 - for a cart, clan carts are spent before wild carts (wild carts are worth more);
 - storage is used last.
 
+Clan carts (carts gained onto a clan's cart symbol) "may only be spent to move a
+statue belonging to that clan": they never pay for anything else (edition 1 let them
+pay for anything but the Cartwright). They can still be held, moved to storage, where
+they become wild, and counted at the end (`held=True`).
+
 In team mode a player pays from their own pyramid and the team storage, never from the
 partner's pyramid.
 """
@@ -27,37 +32,51 @@ from rules.state import State
 ANY = None  # a requirement that any resource can satisfy
 
 
-def owned_counts(state: State, seat: int) -> Counter[Resource]:
-    """Every resource the player may spend (storage and own trolls; carts of all kinds)."""
+def clan_carts_pay(state: State) -> bool:
+    """Whether clan carts pay like any cart (edition 1) rather than only for moving
+    their clan's statues."""
+    return state.config.edition < 2
+
+
+def owned_counts(state: State, seat: int, *, held: bool = False) -> Counter[Resource]:
+    """Every resource the player may spend on anything (storage and own trolls), or
+    with `held` every resource they hold, clan carts included."""
     trolls = load_content().trolls
     counts: Counter[Resource] = Counter()
     for name, n in state.account_of(seat).storage.items():
         if n:
             counts[RESOURCE_BY_NAME[name]] = n
+    clan_carts = held or clan_carts_pay(state)
     for troll in state.players[seat].pyramid.values():
-        for (res, _), held in zip(trolls[troll.card].produce, troll.held, strict=True):
-            if held:
+        for (res, clan), full in zip(trolls[troll.card].produce, troll.held, strict=True):
+            if full and (clan is None or clan_carts):
                 counts[res] += 1
     return counts
 
 
-def available_tokens(state: State, seat: int, *, wild_carts_only: bool = False) -> list[Pay]:
-    """Every spendable token, one entry per resource unit, in default spending order."""
+def available_tokens(
+    state: State, seat: int, *, held: bool = False, wild_carts_only: bool = False
+) -> list[Pay]:
+    """Every token that may pay for anything, one entry per resource unit, in default
+    spending order; with `held`, every token held, clan carts included (to move one to
+    storage, or a statue of its clan). `wild_carts_only` leaves clan carts out even in
+    edition 1 (the Cartwright)."""
     trolls = load_content().trolls
     out: list[Pay] = []
     pyramid = state.players[seat].pyramid
     clan_carts: list[Pay] = []
+    with_clan = held or (clan_carts_pay(state) and not wild_carts_only)
     for slot in PYRAMID_SLOTS:
         troll = pyramid.get(slot)
         if troll is None:
             continue
         produce = trolls[troll.card].produce
-        for i, held in enumerate(troll.held):
-            if not held:
+        for i, full in enumerate(troll.held):
+            if not full:
                 continue
             res, clan = produce[i]
             if clan is not None:
-                if not wild_carts_only:
+                if with_clan:
                     clan_carts.append(Pay(res, slot, clan))
                 continue
             out.append(Pay(res, slot))
@@ -87,7 +106,8 @@ def resolve_payment(
     need_list = list(need)
     pool = available_tokens(state, seat, wild_carts_only=wild_carts_only)
     for tok in reserved:
-        pool.remove(tok)
+        if tok in pool:  # a reserved clan cart was never in the pool
+            pool.remove(tok)
     if explicit is None:
         return _default(pool, need_list, what)
     return _check_explicit(state, seat, pool, need_list, list(explicit), wild_carts_only, what)
@@ -188,12 +208,20 @@ def _check_explicit(
         )
     pool = Counter(pool_list)
     for tok in items:
-        if wild_only and tok.cart_clan is not None and tok.source != STORE:
-            raise IllegalActionError(
-                f"Only wild carts may be spent here, not the {tok.cart_clan.value} cart on"
-                f" {tok.source}.",
-                "clan_cart",
-            )
+        if tok.cart_clan is not None and tok.source != STORE:
+            if wild_only:
+                raise IllegalActionError(
+                    f"Only wild carts may be spent here, not the {tok.cart_clan.value} cart on"
+                    f" {tok.source}.",
+                    "clan_cart",
+                )
+            if not clan_carts_pay(state):
+                clan = tok.cart_clan.value
+                raise IllegalActionError(
+                    f"The {clan} cart on {tok.source} may only move a {clan.capitalize()}"
+                    f" statue; it cannot pay for {what}.",
+                    "clan_cart",
+                )
         if pool[tok] <= 0:
             raise IllegalActionError(_missing(tok), "not_owned")
         pool[tok] -= 1

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from rules.board import board_scores
 from rules.content import load_content
+from rules.mountain import geo, networks
 from rules.payment import owned_counts
 from rules.resources import RESOURCES, Resource
 from rules.state import State
@@ -112,7 +112,7 @@ def final_outcome(state: State) -> Outcome:
         seats = tuple(p.seat for p in state.players if p.account == index)
         counts: dict[Resource, int] = dict.fromkeys(RESOURCES, 0)
         for seat in seats:
-            for res, n in owned_counts(state, seat).items():
+            for res, n in owned_counts(state, seat, held=True).items():
                 counts[res] += n
         # owned_counts includes the shared storage once per seat: count it once
         for _ in seats[1:]:
@@ -141,3 +141,50 @@ def final_outcome(state: State) -> Outcome:
 
     winner = max(lines, key=rank)
     return Outcome(tuple(lines), winner.account, winner.seats)
+
+
+# --- the board: who owns each piece, great halls and statues ------------------------------
+
+
+def piece_owners(state: State) -> dict[int, int | None]:
+    """Who each piece belongs to now: the seat whose gate's network holds it (the seat
+    that laid it when partners share a network), or None for a cut-off piece."""
+    nets = networks(state)
+    out: dict[int, int | None] = {}
+    for piece in state.board.pieces:
+        pm = nets.piece_masks[piece.id]
+        owners = [seat for seat, mask in sorted(nets.own.items()) if mask & pm]
+        out[piece.id] = piece.seat if piece.seat in owners else (owners[0] if owners else None)
+    return out
+
+
+def board_scores(state: State, seats: tuple[int, ...]) -> tuple[int, int]:
+    """(great halls, statues) for the network(s) of these seats: a hall scores high
+    with any statue on its altar; each tunnel scores its best statue (doubled on a
+    pedestal of its clan); statues in halls score only through the altar."""
+    content = load_content()
+    g = geo(state)
+    nets = networks(state)
+    mine = 0
+    for seat in seats:
+        mine |= nets.own.get(seat, 0)
+    statues = state.board.statues
+    halls = total = 0
+    for piece in state.board.pieces:
+        if not nets.piece_masks[piece.id] & mine:
+            continue
+        if piece.kind == "hall":
+            info = next(h for h in content.halls if h.id == piece.name)
+            halls += info.high if piece.altar in statues else info.low
+            continue
+        best = 0
+        for cell in piece.cells:
+            clan = statues.get(cell)
+            if clan is None:
+                continue
+            value = content.tables.statue_values[g.tier(cell) - 1]
+            if piece.anchor == cell and piece.pedestal == clan:
+                value *= 2
+            best = max(best, value)
+        total += best
+    return halls, total

@@ -12,8 +12,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from rules import board, engine
+from rules import engine, steps, tunnels
 from rules.actions import Action, Cast, Dig
+from rules.ai import choose_action
 from rules.game import Game, Move
 from rules.legal import KINDS, cast_actions_for, kind_available, legal_actions, legal_kinds
 from rules.mountain import geo
@@ -56,10 +57,10 @@ def random_dig(state: State, seat: int, rng: random.Random) -> Dig | None:
     g = geo(state)
     counts = owned_counts(state, seat)
     biggest = max(counts[m] for m in MINERALS)
-    hammers = 99 if board.FLAG_FREE_RUBBLE in state.turn_flags() else counts[Resource.HAMMER]
+    hammers = 99 if tunnels.FLAG_FREE_RUBBLE in state.turn_flags() else counts[Resource.HAMMER]
     groups: list[tuple[str, Variant, tuple[int, ...], list[int]]] = []
     total = 0
-    for shape, variant, offs, hits in board.placement_hits(state, seat):
+    for shape, variant, offs, hits in tunnels.placement_hits(state, seat):
         if len(offs) > biggest:
             continue
         origins = []
@@ -68,7 +69,7 @@ def random_dig(state: State, seat: int, rng: random.Random) -> Dig | None:
             hits ^= low
             origin = low.bit_length() - 1
             if hammers < len(offs):
-                p = board.make_placement(g, shape, variant, offs, origin)
+                p = tunnels.make_placement(g, shape, variant, offs, origin)
                 if p.rubble > hammers:
                     continue
             origins.append(origin)
@@ -80,8 +81,8 @@ def random_dig(state: State, seat: int, rng: random.Random) -> Dig | None:
     k = rng.randrange(total)
     for shape, variant, offs, origins in groups:
         if k < len(origins):
-            place = board.make_placement(g, shape, variant, offs, origins[k])
-            return rng.choice(list(board.dig_options(state, seat, place, counts)))
+            place = tunnels.make_placement(g, shape, variant, offs, origins[k])
+            return rng.choice(list(tunnels.dig_options(state, seat, place, counts)))
         k -= len(origins)
     raise AssertionError("unreachable")  # pragma: no cover
 
@@ -114,7 +115,7 @@ def play_random_game(
     rng = random.Random(seed if policy_seed is None else policy_seed)
     state = game.state
     while state.phase != "over":
-        seats = engine.seats_to_act(state)
+        seats = steps.seats_to_act(state)
         if not seats:  # pragma: no cover - only possible if the rules deadlock
             raise RuntimeError("nobody can act but the game is not over")
         seat = seats[0]
@@ -137,8 +138,6 @@ def policy_named(name: str) -> Policy:
     if name == "random":
         return random_action
     if name == "heuristic":
-        from rules.ai import choose_action
-
         return choose_action
     raise ValueError(f"unknown policy {name!r} (expected one of {', '.join(POLICY_NAMES)})")
 
@@ -166,7 +165,7 @@ def play_game(
     game = Game(config, seed)
     rng = random.Random(seed if policy_seed is None else policy_seed)
     while game.state.phase != "over":
-        waiting = engine.seats_to_act(game.state)
+        waiting = steps.seats_to_act(game.state)
         if not waiting:  # pragma: no cover - only possible if the rules deadlock
             raise RuntimeError("nobody can act but the game is not over")
         seat = waiting[0]

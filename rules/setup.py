@@ -10,8 +10,10 @@ from rules.state import Account, Board, GameConfig, HordeSlot, Player, SpellSlot
 
 
 def new_game(config: GameConfig, seed: int) -> State:
-    """The state after setup: the horde, bag, spellbook, workshops, statues and pedestal
-    track are ready and every player is drafting starting trolls."""
+    """The state after the common setup: the horde, bag, spellbook, workshops, statues
+    and pedestal track are ready, and the players' own setup begins: the first player
+    places a gate (then each player clockwise), and then everyone drafts starting
+    trolls (edition 1 drafted first: `GameConfig.setup_phases`)."""
     content = load_content()
     pieces = content.pieces
     rng = random.Random(seed)
@@ -87,7 +89,8 @@ def new_game(config: GameConfig, seed: int) -> State:
     return State(
         config=config,
         seed=seed,
-        phase="draft",
+        phase=config.setup_phases[0],
+        gate_seat=0 if config.gates_first else None,
         players=players,
         accounts=accounts,
         horde=horde,

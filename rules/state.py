@@ -7,16 +7,24 @@ later draws just take the top of a pile.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from rules.content import load_content
 from rules.errors import ConfigError
 
 Phase = Literal["draft", "gates", "play", "over"]
 WorkshopMode = Literal["random", "unique", "chosen"]
+
+EDITION = 2
+"""The engine's rules edition, stored in every game's config so a game keeps the rules
+it began with. Edition 1 (round 1): the draft came before the gates and clan carts
+paid for anything. Edition 2 follows the rulebook: gates first (setup step C before
+step D), clan carts only for their clan's statues. A stored config without an edition
+is from edition 1 (`GameConfig.stored`)."""
 
 
 class GameConfig(BaseModel):
@@ -30,6 +38,24 @@ class GameConfig(BaseModel):
     workshops: WorkshopMode = "random"
     chosen_workshops: tuple[str, ...] = ()
     colours: tuple[str, ...] = ()
+    edition: int = Field(default=EDITION, ge=1, le=EDITION)
+
+    @classmethod
+    def stored(cls, data: dict[str, Any]) -> GameConfig:
+        """A config read back from a store or a record: one written before editions
+        existed played by edition 1."""
+        return cls.model_validate(data if "edition" in data else {**data, "edition": 1})
+
+    @property
+    def gates_first(self) -> bool:
+        """Whether gates are placed before the starting-troll draft (the rulebook's
+        order; edition 1 drafted first)."""
+        return self.edition >= 2
+
+    @property
+    def setup_phases(self) -> tuple[Phase, Phase]:
+        """The two setup phases in the order they are played."""
+        return ("gates", "draft") if self.gates_first else ("draft", "gates")
 
     @model_validator(mode="after")
     def _check(self) -> GameConfig:
@@ -78,11 +104,19 @@ class GameConfig(BaseModel):
 
 
 def make_config(**options: Any) -> GameConfig:
-    """Build a config, turning pydantic's errors into a `ConfigError` sentence."""
-    from pydantic import ValidationError
+    """Build a new game's config (the current edition unless `edition` is given),
+    turning pydantic's errors into a `ConfigError` sentence."""
+    return _checked(lambda: GameConfig(**options))
 
+
+def stored_config(data: dict[str, Any]) -> GameConfig:
+    """A config as a record stores it (`GameConfig.stored`), errors as in `make_config`."""
+    return _checked(lambda: GameConfig.stored(data))
+
+
+def _checked(build: Callable[[], GameConfig]) -> GameConfig:
     try:
-        return GameConfig(**options)
+        return build()
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"])
@@ -238,7 +272,7 @@ class State:
     def from_json(cls, data: dict[str, Any]) -> State:
         d = dict(data)
         return cls(
-            config=GameConfig.model_validate(d["config"]),
+            config=GameConfig.stored(d["config"]),
             seed=d["seed"],
             phase=d["phase"],
             players=[

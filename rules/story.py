@@ -38,11 +38,11 @@ from rules.actions import (
     UseWorkshop,
     cells_touched,
 )
-from rules.board import tunnel_score
 from rules.content import load_content
 from rules.pyramid import horde_position
 from rules.resources import RESOURCES, Resource
 from rules.state import State
+from rules.tunnels import tunnel_score
 
 Voice = Literal["they", "you", "ask"]
 

@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from rules.board import piece_owners
-from rules.engine import seats_to_act
-from rules.scoring import current_scores
+from rules.scoring import current_scores, piece_owners
 from rules.state import State
+from rules.steps import seats_to_act
 
 
 def view(state: State, viewer: int | None) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """Workshops: one workshop per turn, used once per open entrance, each use its own
-conversion. Which sites a player may use and how often depends on the board
-(`rules.board.workshop_uses`)."""
+conversion. Which sites a player may use and how often depends on the board: a
+player whose network touches the site may use it once per open entrance
+(`workshop_uses`)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,30 @@ from collections import Counter
 from rules.actions import PYRAMID_SLOTS, UseWorkshop, format_bundle
 from rules.content import Conversion, load_content
 from rules.errors import IllegalActionError
+from rules.mountain import any_network, geo, own_network
 from rules.payment import available_tokens, gain, resolve_payment, spend
 from rules.resources import RESOURCE_BY_NAME, Resource
 from rules.state import State
+
+
+def open_entrances(state: State, site: str) -> int:
+    """The sides of a workshop site touching anyone's network."""
+    g = geo(state)
+    net = any_network(state)
+    b = g.bit(site)
+    s = g.stride
+    return sum(1 for n in (b - s, b + 1, b + s, b - 1) if n >= 0 and net >> n & 1)
+
+
+def workshop_uses(state: State, seat: int, site: str) -> int:
+    """How many times this player may use the workshop on `site` this turn: once per
+    open entrance (touching anyone's network), if their own network touches one."""
+    g = geo(state)
+    if site not in g.bits:
+        return 0
+    if not g.spread(1 << g.bit(site)) & own_network(state, seat):
+        return 0
+    return open_entrances(state, site)
 
 
 def conversion_bundles(conv: Conversion) -> tuple[tuple[Resource, ...], tuple[Resource, ...]]:
@@ -60,7 +82,7 @@ def apply_conversion(state: State, seat: int, workshop_id: str, action: UseWorks
                 f"The {name} moves a resource from one of your trolls, not from storage.",
                 "not_from_troll",
             )
-        if Counter(available_tokens(state, seat))[action.move] <= 0:
+        if Counter(available_tokens(state, seat, held=True))[action.move] <= 0:
             raise IllegalActionError(
                 f"Your troll on {action.move.source} is not holding that"
                 f" {action.move.resource.value}.",

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from rules import board
+from rules import workshops
 from rules.actions import PYRAMID_SLOTS, Action
 from rules.content import TrollCard, load_content
 from rules.game import Game
@@ -22,19 +22,31 @@ from rules.resources import Resource, symbol_name
 from rules.state import State, Troll
 
 
-def drafted_game(players: int = 2, seed: int = 1, teams: bool = False, **options: Any) -> Game:
-    """A game in its first turn: every player kept 4 starting trolls and placed a gate
-    (always the first legal keep and gate actions)."""
-    game = Game.new(players=players, seed=seed, teams=teams, **options)
-    while game.state.phase == "draft":
-        for seat in range(players):
-            keeps = legal_actions(game.state, seat, "keep")
-            if keeps:
-                game.play(seat, keeps[0])
+def gated_game(players: int = 2, seed: int = 1, **options: Any) -> Game:
+    """A game whose gates are placed (the first legal gate each): everyone drafts now."""
+    game = Game.new(players=players, seed=seed, **options)
     while game.state.phase == "gates":
         seat = game.state.gate_seat
         assert seat is not None
         game.play(seat, legal_actions(game.state, seat, "gate")[0])
+    assert game.state.phase == "draft"
+    return game
+
+
+def drafted_game(players: int = 2, seed: int = 1, teams: bool = False, **options: Any) -> Game:
+    """A game in its first turn: every player kept 4 starting trolls and placed a gate
+    (always the first legal keep and gate actions)."""
+    game = Game.new(players=players, seed=seed, teams=teams, **options)
+    while game.state.phase in ("gates", "draft"):
+        if game.state.phase == "gates":
+            seat = game.state.gate_seat
+            assert seat is not None
+            game.play(seat, legal_actions(game.state, seat, "gate")[0])
+            continue
+        for seat in range(players):
+            keeps = legal_actions(game.state, seat, "keep")
+            if keeps:
+                game.play(seat, keeps[0])
     assert game.state.phase == "play"
     return game
 
@@ -143,7 +155,9 @@ def open_workshop(
     """Put a workshop on a site and let every player reach it through `entrances` open
     entrances (the board's reachability is stubbed until the grid exists)."""
     state.board.workshops[site] = workshop
-    monkeypatch.setattr(board, "workshop_uses", lambda st, seat, s: entrances if s == site else 0)
+    monkeypatch.setattr(
+        workshops, "workshop_uses", lambda st, seat, s: entrances if s == site else 0
+    )
 
 
 def finish_turn(game: Game) -> int:

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from helpers import drafted_game, empty_trolls, set_storage
 
-from rules import board, mountain
+from rules import mountain
 from rules.game import Game
 from rules.grid import cell_name, parse_cell
 from rules.mountain import geo, geometry, invalidate
@@ -76,7 +76,7 @@ def at(origin: tuple[int, int], dx: int, dy: int) -> str:
 
 
 def put_gate(state: State, seat: int, cell: str, name: str | None = None) -> None:
-    board.add_piece(state, "gate", name or f"T{seat}", seat, [cell])
+    mountain.add_piece(state, "gate", name or f"T{seat}", seat, [cell])
 
 
 def put_tunnel(
@@ -88,7 +88,7 @@ def put_tunnel(
     anchor: str | None = None,
     pedestal: str | None = None,
 ) -> None:
-    board.add_piece(
+    mountain.add_piece(
         state, "tunnel", shape, seat, cells, mineral="stone", anchor=anchor, pedestal=pedestal
     )
 

@@ -8,6 +8,7 @@ import random
 from functools import cache
 
 import pytest
+from helpers import gated_game
 from test_playouts import MODES, check_invariants
 
 from rules.actions import Action, DedicateHall, Dig, EndTurn, Keep, MoveStatue, Recruit
@@ -129,7 +130,7 @@ def test_the_ai_dedicates_halls_moves_statues_and_places_pedestals() -> None:
 def test_the_ai_keeps_strong_starting_trolls_in_the_inner_slots() -> None:
     content = load_content()
     for seed in range(6):
-        game = Game.new(players=2, seed=seed)
+        game = gated_game(players=2, seed=seed)
         state = game.state
         player = state.players[0]
         designs = [c.id for c in content.trolls.values() if c.colour == player.colour]

@@ -33,24 +33,30 @@ def test_rules_never_uses_global_random() -> None:
             assert call not in text, f"{path.name} uses the global random generator"
 
 
-# --- the bot's imports -------------------------------------------------------------------
+# --- the import graphs of the bot and of the rules ---------------------------------------
 
-BOT = Path(__file__).resolve().parent.parent / "bot"
+ROOT = Path(__file__).resolve().parent.parent
+BOT = ROOT / "bot"
+RULES = ROOT / "rules"
 # the game's engine, reached only through the rules adapter of the service
 ENGINE_MODULES = ("rules.engine", "rules.setup", "rules.game", "rules.ai")
 RULES_ADAPTER = "bot.service.mountain_king"
 
 
 def _module_name(path: Path) -> str:
-    parts = path.relative_to(BOT.parent).with_suffix("").parts
+    parts = path.relative_to(ROOT).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _bot_modules() -> dict[str, ast.Module]:
+def _modules(package: Path) -> dict[str, ast.Module]:
     return {
         _module_name(path): ast.parse(path.read_text(), filename=str(path))
-        for path in sorted(BOT.rglob("*.py"))
+        for path in sorted(package.rglob("*.py"))
     }
+
+
+def _bot_modules() -> dict[str, ast.Module]:
+    return _modules(BOT)
 
 
 def _imports(name: str, tree: ast.Module, is_package: bool) -> list[tuple[str, int]]:
@@ -74,17 +80,30 @@ def _imports(name: str, tree: ast.Module, is_package: bool) -> list[tuple[str, i
     return found
 
 
-def _bot_imports() -> dict[str, list[tuple[str, int]]]:
-    """Each module of bot/ with every module it names in an import, and the line."""
-    packages = {_module_name(p) for p in BOT.rglob("__init__.py")}
-    return {name: _imports(name, tree, name in packages) for name, tree in _bot_modules().items()}
-
-
-def _import_graph() -> dict[str, set[str]]:
-    """Which modules of bot/ each module of bot/ imports."""
-    imports = _bot_imports()
+def _package_imports(package: Path) -> dict[str, list[tuple[str, int]]]:
+    """Each module of a package with every module it names in an import, and the line."""
+    packages = {_module_name(p) for p in package.rglob("__init__.py")}
     return {
-        name: {target for target, _ in found if target in imports and target != name}
+        name: _imports(name, tree, name in packages) for name, tree in _modules(package).items()
+    }
+
+
+def _bot_imports() -> dict[str, list[tuple[str, int]]]:
+    return _package_imports(BOT)
+
+
+def _import_graph(package: Path = BOT) -> dict[str, set[str]]:
+    """Which modules of the package each of its modules imports. A package that holds
+    the importing module is left out (`from rules import tunnels` in rules.engine
+    names the package `rules`, which is always set up before its modules run: only
+    `rules.tunnels` is an edge)."""
+    imports = _package_imports(package)
+    return {
+        name: {
+            target
+            for target, _ in found
+            if target in imports and target != name and not name.startswith(target + ".")
+        }
         for name, found in imports.items()
     }
 
@@ -138,9 +157,9 @@ def test_the_bot_has_no_import_cycle() -> None:
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
 
 
-def test_no_import_inside_a_function_in_the_bot() -> None:
+def _imports_in_functions(package: Path) -> list[str]:
     found = []
-    for name, tree in _bot_modules().items():
+    for name, tree in _modules(package).items():
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 found += [
@@ -148,10 +167,43 @@ def test_no_import_inside_a_function_in_the_bot() -> None:
                     for inner in ast.walk(node)
                     if isinstance(inner, ast.Import | ast.ImportFrom)
                 ]
+    return sorted(set(found))
+
+
+def test_no_import_inside_a_function_in_the_bot() -> None:
+    found = _imports_in_functions(BOT)
     assert not found, (
-        "imports inside functions (move the name where its users expect it): "
-        + ", ".join(sorted(set(found)))
+        "imports inside functions (move the name where its users expect it): " + ", ".join(found)
     )
+
+
+def test_the_rules_have_no_import_cycle() -> None:
+    graph = _import_graph(RULES)
+    assert "rules.steps" in graph["rules.engine"], "the graph sees `from rules import x`"
+    assert "rules" not in graph["rules.engine"], "the enclosing package is no edge"
+    cycle = _find_cycle(graph)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_the_engine_does_not_reach_the_legal_move_generators() -> None:
+    """The legal moves ask the engine (`in` checks an action on a copy); the engine
+    asks `rules.steps` and the rule modules, never the generators, even indirectly."""
+    graph = _import_graph(RULES)
+    assert "rules.engine" in graph["rules.legal"]
+    assert "rules.legal" not in _reachable(graph, "rules.engine")
+
+
+def test_the_graph_finds_the_package_edge_that_is_not_an_ancestor() -> None:
+    tree = ast.parse("from rules import tunnels\nfrom rules.ai import choose_action")
+    found = [m for m, _ in _imports("rules.selfplay", tree, is_package=False)]
+    assert found == ["rules", "rules.tunnels", "rules.ai", "rules.ai.choose_action"]
+    graph = _import_graph(RULES)
+    assert "rules.ai" in graph["rules.selfplay"] and "rules" not in graph["rules.selfplay"]
+
+
+def test_no_import_inside_a_function_in_the_rules() -> None:
+    found = _imports_in_functions(RULES)
+    assert not found, "imports inside functions in rules/: " + ", ".join(found)
 
 
 def _engine_importers() -> dict[str, list[str]]:

@@ -15,7 +15,7 @@ from mountain_helpers import (
     put_tunnel,
 )
 
-from rules import board
+from rules import halls, mountain, statues, tunnels, workshops
 from rules.actions import DedicateHall, Dig, MoveStatue, Pay, parse_action
 from rules.content import load_content
 from rules.errors import IllegalActionError
@@ -133,7 +133,7 @@ def test_stonebreakers_song_makes_rubble_free(monkeypatch: pytest.MonkeyPatch) -
     put_gate(game.state, 0, gate)
     set_storage(game.state, 0, stone=2)
     assert game.state.turn is not None
-    game.state.turn.flags.append(board.FLAG_FREE_RUBBLE)
+    game.state.turn.flags.append(tunnels.FLAG_FREE_RUBBLE)
     game.play(0, dig([near, rubble]))
     assert storage(game.state, 0) == {}
 
@@ -148,9 +148,9 @@ def test_buried_resources_go_to_storage_and_statues_are_unearthed(
     put_gate(state, 0, gate)
     state.board.statues[far] = "fire"
     set_storage(state, 0, stone=2)
-    assert board.movable_statues(state, 0) == []
+    assert statues.movable_statues(state, 0) == []
     game.play(0, dig([near, far]))
-    assert board.movable_statues(game.state, 0) == [far]
+    assert statues.movable_statues(game.state, 0) == [far]
     assert storage(game.state, 0) == {"heartstone": 1}
 
 
@@ -220,9 +220,9 @@ def test_trove_removes_the_pedestal_keeps_the_statue_and_scores_6_then_15(
     game, pedestal_cell, statue, cells = _trove_scene(monkeypatch)
     state = game.state  # type: ignore[attr-defined]
     hall_cells = tuple(cells.split())
-    halls = [h for h in board.hall_placements(state, 0) if h.hall == "trove"]
-    assert halls, "the trove fits the 3x2 block"
-    hall = next(h for h in halls if h.altar == pedestal_cell)
+    troves = [h for h in halls.hall_placements(state, 0) if h.hall == "trove"]
+    assert troves, "the trove fits the 3x2 block"
+    hall = next(h for h in troves if h.altar == pedestal_cell)
     assert set(hall.cells) == set(hall_cells)
     game.play(0, hall)  # type: ignore[attr-defined]
     state = game.state  # type: ignore[attr-defined]
@@ -244,7 +244,7 @@ def test_hall_must_lie_exactly_on_your_own_tunnels(monkeypatch: pytest.MonkeyPat
     with pytest.raises(IllegalActionError):
         game.play(0, wrong)  # type: ignore[attr-defined]
     # the lodge (2x2) fits over parts of both tunnels; the rest become separate tunnels
-    lodge = next(h for h in board.hall_placements(state, 0) if h.hall == "shamans-lodge")
+    lodge = next(h for h in halls.hall_placements(state, 0) if h.hall == "shamans-lodge")
     game.play(0, lodge)  # type: ignore[attr-defined]
     kinds = sorted(p.kind for p in game.state.board.pieces)  # type: ignore[attr-defined]
     assert kinds == ["gate", "hall", "tunnel", "tunnel"]
@@ -266,14 +266,14 @@ def test_partly_covered_tunnel_splits_into_separate_tunnels(
     # a Crucible (T) over the middle of the line and the middle of the I3
     hall = next(
         h
-        for h in board.hall_placements(state, 0)
+        for h in halls.hall_placements(state, 0)
         if h.hall == "crucible" and set(h.cells) == {line[1], line[2], line[3], lower[1]}
     )
     game.play(0, hall)
-    tunnels = sorted(
+    remnants = sorted(
         (sorted(p.cells) for p in game.state.board.pieces if p.kind == "tunnel"), key=str
     )
-    assert tunnels == sorted([[line[0]], [line[4]], [lower[0]], [lower[2]]], key=str)
+    assert remnants == sorted([[line[0]], [line[4]], [lower[0]], [lower[2]]], key=str)
 
 
 def _carts_on_trolls(state: State, seat: int) -> None:
@@ -299,7 +299,7 @@ def test_statue_move_example_from_the_rulebook(monkeypatch: pytest.MonkeyPatch) 
         put_tunnel(state, 0, cells, shape="I2")
     put_tunnel(state, 0, chain[-1], shape="I2", anchor=chain[-1][0], pedestal="fire")
     hall_cells = [at(o, 0, 1), at(o, 1, 1), at(o, 0, 2), at(o, 1, 2)]
-    board.add_piece(state, "hall", "shamans-lodge", 0, hall_cells, altar=at(o, 1, 2))
+    mountain.add_piece(state, "hall", "shamans-lodge", 0, hall_cells, altar=at(o, 1, 2))
     state.board.statues[at(o, 0, 1)] = "moon"
     state.board.statues[at(o, 1, 0)] = "fire"
     _carts_on_trolls(state, 0)
@@ -307,8 +307,8 @@ def test_statue_move_example_from_the_rulebook(monkeypatch: pytest.MonkeyPatch) 
     assert state.turn is not None
     state.turn.main_done, state.turn.step = True, 3
 
-    moon_cart = next(t for t in board.cart_tokens(state, 0, "moon") if t.cart_clan == Clan.MOON)
-    fire_cart = next(t for t in board.cart_tokens(state, 0, "fire") if t.cart_clan == Clan.FIRE)
+    moon_cart = next(t for t in statues.cart_tokens(state, 0, "moon") if t.cart_clan == Clan.MOON)
+    fire_cart = next(t for t in statues.cart_tokens(state, 0, "fire") if t.cart_clan == Clan.FIRE)
     # a Moon cart cannot move the Fire statue
     refused(lambda: game.play(0, MoveStatue(at(o, 1, 0), at(o, 2, 0), (moon_cart,))), "clan_cart")
     game.play(0, MoveStatue(at(o, 0, 1), at(o, 1, 2), (moon_cart,)))
@@ -318,8 +318,7 @@ def test_statue_move_example_from_the_rulebook(monkeypatch: pytest.MonkeyPatch) 
     refused(lambda: game.play(0, MoveStatue(at(o, 4, 0), at(o, 5, 0))), "cannot_afford")
     game.play(0, "trade 2coin+hammer+rune>cart")
     game.play(0, MoveStatue(at(o, 4, 0), at(o, 5, 0)))
-    statues = game.state.board.statues
-    assert statues == {at(o, 1, 2): "moon", at(o, 5, 0): "fire"}
+    assert game.state.board.statues == {at(o, 1, 2): "moon", at(o, 5, 0): "fire"}
     line = final_outcome(game.state).breakdowns[0]
     g = geo(game.state)
     values = load_content().tables.statue_values
@@ -338,7 +337,7 @@ def test_statue_moves_only_into_the_same_or_an_adjacent_tunnel(
     put_tunnel(state, 0, [at(o, 3, 0), at(o, 4, 0)])
     put_tunnel(state, 0, [at(o, 5, 0)])
     state.board.statues[at(o, 1, 0)] = "ice"
-    assert board.statue_moves(state, 0, at(o, 1, 0)) == [
+    assert statues.statue_moves(state, 0, at(o, 1, 0)) == [
         at(o, 0, 0),
         at(o, 2, 0),
         at(o, 3, 0),
@@ -379,9 +378,9 @@ def test_workshop_uses_count_open_entrances_from_every_network(
     state.board.workshops[site] = "stonemill"
     put_gate(state, 0, at(o, 0, 1))  # blue touches the left entrance
     put_gate(state, 1, at(o, 1, 0))  # orange touches the top entrance
-    assert board.workshop_uses(state, 0, site) == 2
-    assert board.workshop_uses(state, 1, site) == 2
-    assert board.workshop_uses(state, 2, site) == 0  # green's network touches no entrance
+    assert workshops.workshop_uses(state, 0, site) == 2
+    assert workshops.workshop_uses(state, 1, site) == 2
+    assert workshops.workshop_uses(state, 2, site) == 0  # green's network touches no entrance
     set_storage(state, 0, stone=3)
     game.play(0, f"use {site} stone>iron")
     game.play(0, f"use {site} stone>iron")
@@ -406,7 +405,7 @@ def test_digging_next_to_a_site_may_establish_a_workshop_from_the_supply(
     )
     workshop = state.workshop_supply[0]
     supply = list(state.workshop_supply)
-    options = [d for d in board.dig_actions(state, 0) if d.workshops]
+    options = [d for d in tunnels.dig_actions(state, 0) if d.workshops]
     assert all(d.workshops[0][0] == site for d in options)
     assert {d.workshops[0][1] for d in options} == set(supply)
     game.play(0, dig(cells, workshops=((site, workshop),)))
@@ -502,7 +501,7 @@ def _two_halls(state: State) -> tuple[str, str]:
             x, y = parse_cell(cell)
             block = [cell_name((x + dx, y + dy)) for dy in range(h) for dx in range(w)]
             if all(c in plain for c in block) and g.spread(g.mask(block)) & network:
-                board.add_piece(state, "hall", hall_id, 0, block, altar=block[1])
+                mountain.add_piece(state, "hall", hall_id, 0, block, altar=block[1])
                 plain -= set(block)
                 plain -= {cell_name(n) for c in block for n in neighbours(parse_cell(c))}
                 found.append(block[1])

@@ -46,7 +46,7 @@ def check_invariants(state: State) -> None:
                 assert card.colour == player.colour
             else:
                 horde_cards.append(troll.card)
-        if state.phase != "draft":
+        if state.phase in ("play", "over"):
             assert all(s in pyramid for s in PYRAMID_SLOTS[:4])
     for row in state.horde:
         for hs in row:

@@ -101,13 +101,6 @@ def test_level3_recruit_lets_you_choose_a_pedestal() -> None:
     assert game.state.bag.count("moon") == moons - 1
 
 
-def test_level3_recruit_must_name_a_pedestal_from_the_bag() -> None:
-    game = _game(coins=5)
-    _refused(game, "recruit 3.1 B1", "choose_pedestal")
-    game.state.bag = [c for c in game.state.bag if c != "ice"]
-    _refused(game, "recruit 3.1 B1 ice", "no_pedestal")
-
-
 def test_level3_recruit_with_an_empty_bag_takes_no_pedestal() -> None:
     game = _game(coins=5)
     game.state.bag = []

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from helpers import drafted_game, empty_trolls, put_troll, set_storage, storage
 
-from rules.actions import Pay, Trade
+from rules import statues
+from rules.actions import STORE, Pay, Trade
 from rules.errors import IllegalActionError, NotationError
 from rules.game import Game
 from rules.payment import available_tokens, owned_counts, resolve_payment
@@ -103,13 +104,19 @@ def test_default_payment_takes_the_bottom_row_first_left_to_right() -> None:
     assert [t.source for t in tokens] == ["A2", "A4"]
 
 
-def test_default_payment_spends_clan_carts_before_wild_carts() -> None:
+def test_a_statue_move_spends_its_clans_carts_before_wild_carts() -> None:
     game = _game()
     set_storage(game.state, 0, cart=1)
     put_troll(game.state, 0, "A1", "L1-04", [False, True])  # wild cart
     put_troll(game.state, 0, "A4", "L1-08", [False, True])  # fire cart
+    assert statues.cart_tokens(game.state, 0, "fire") == [
+        Pay(Resource.CART, "A4", Clan.FIRE),
+        Pay(Resource.CART, "A1"),
+        Pay(Resource.CART, STORE),
+    ]
+    # anything else is paid with wild carts: the fire cart only moves Fire statues
     tokens = resolve_payment(game.state, 0, [Resource.CART], None)
-    assert tokens == [Pay(Resource.CART, "A4", Clan.FIRE)]
+    assert tokens == [Pay(Resource.CART, "A1")]
 
 
 def test_explicit_payment_names_where_each_resource_comes_from() -> None:
@@ -146,14 +153,14 @@ def test_storage_carts_are_wild_in_notation() -> None:
         Game.new(players=2, seed=1).play(0, "trade 4stone>iron pay fire-cart@store")
 
 
-def test_clan_carts_on_trolls_are_owned_as_carts() -> None:
+def test_clan_carts_on_trolls_are_held_as_carts_but_pay_for_nothing_else() -> None:
     game = _game()
     put_troll(game.state, 0, "A1", "L1-08", True)  # stone, fire cart
-    assert owned_counts(game.state, 0)[Resource.CART] == 1
-    assert Pay(Resource.CART, "A1", Clan.FIRE) in available_tokens(game.state, 0)
-    assert Pay(Resource.CART, "A1", Clan.FIRE) not in available_tokens(
-        game.state, 0, wild_carts_only=True
-    )
+    assert owned_counts(game.state, 0, held=True)[Resource.CART] == 1
+    assert owned_counts(game.state, 0)[Resource.CART] == 0
+    fire_cart = Pay(Resource.CART, "A1", Clan.FIRE)
+    assert fire_cart in available_tokens(game.state, 0, held=True)
+    assert fire_cart not in available_tokens(game.state, 0)
 
 
 def test_team_mode_shares_storage() -> None:

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from helpers import cards, drafted_game, empty_trolls, first_legal, put_troll, set_storage
+from helpers import (
+    cards,
+    drafted_game,
+    empty_trolls,
+    first_legal,
+    gated_game,
+    put_troll,
+    set_storage,
+)
 
 from rules.errors import UndoError
 from rules.game import Game, ReplayError, game_from_record
@@ -89,7 +97,7 @@ def test_cannot_undo_another_players_action_or_the_previous_turn() -> None:
 
 
 def test_undo_cannot_take_back_a_draft_keep() -> None:
-    game = Game.new(players=2, seed=1)
+    game = gated_game(players=2, seed=1)
     game.play(0, f"keep {game.state.players[0].draft_hand[0]} A1")
     assert not game.can_undo(0)
 
@@ -134,7 +142,7 @@ def test_view_hides_deck_order_the_bag_order_and_the_seed() -> None:
 
 
 def test_view_hides_other_players_draft_hands() -> None:
-    game = Game.new(players=3, seed=4)
+    game = gated_game(players=3, seed=4)
     seen = view(game.state, 1)
     assert seen["players"][1]["draft_hand"] == game.state.players[1].draft_hand
     assert seen["players"][0]["draft_hand"] == 2

@@ -135,7 +135,7 @@ def test_each_use_is_a_distinct_conversion(monkeypatch: pytest.MonkeyPatch) -> N
 def test_only_one_workshop_per_turn(monkeypatch: pytest.MonkeyPatch) -> None:
     game = _game(monkeypatch, "stonemill")
     game.state.board.workshops["S2"] = "stonemill"
-    monkeypatch.setattr("rules.board.workshop_uses", lambda st, seat, site: 4)
+    monkeypatch.setattr("rules.workshops.workshop_uses", lambda st, seat, site: 4)
     game.play(0, "use S1 stone>iron")
     _refused(game, "use S2 stone>iron", "one_workshop")
 
@@ -182,8 +182,10 @@ def test_cartwright_takes_a_wild_cart(monkeypatch: pytest.MonkeyPatch) -> None:
     assert storage(game.state, 0) == {"heartstone": 1}
 
 
-def test_pickforge_takes_clan_carts_as_any_resource(monkeypatch: pytest.MonkeyPatch) -> None:
-    game = _game(monkeypatch, "pickforge")
+def test_pickforge_took_clan_carts_in_edition_1_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = drafted_game(players=2, seed=23, edition=1)
+    empty_trolls(game.state, 0)
+    open_workshop(monkeypatch, game.state, "S1", "pickforge", 4)
     set_storage(game.state, 0, stone=1)
     put_troll(game.state, 0, "A1", "L1-08", [False, True])
     game.play(0, "use S1 stone+cart>hammer pay fire-cart@A1 stone@store")

@@ -1,5 +1,6 @@
-"""Setting up: `/mk draft` shows the two starting trolls in hand with a Keep button for
-each empty slot (everyone drafts at once, privately); `/mk gate` places a gate."""
+"""Setting up: `/mk gate` places a gate (each player in turn order), then `/mk draft`
+shows the two starting trolls in hand with a Keep button for each empty slot (everyone
+drafts at once, privately). Games of edition 1 drafted before the gates."""
 
 from __future__ import annotations
 
@@ -18,11 +19,12 @@ from bot.features.base import Feature
 from bot.features.turn import play
 from bot.service import GameInfo, NotInGameError
 from bot.texts import (
-    DRAFT_DONE,
+    DRAFT_NOT_YET,
     DRAFT_OVER,
     NOT_STARTED,
     POST_LIMIT,
     done_text,
+    draft_done_text,
     draft_text,
     keep_label,
 )
@@ -69,7 +71,7 @@ class KeepButton(GameButton, template=template("keep", r"(?P<card>[^:]+):(?P<slo
 
 
 class DraftCommands(Feature):
-    """Choosing starting trolls and placing gates."""
+    """Placing gates and choosing starting trolls."""
 
     buttons = (KeepButton,)
 
@@ -93,7 +95,8 @@ class DraftCommands(Feature):
 
 async def draft_message(bot: MountainBot, game: GameInfo, user_id: int) -> DraftMessage:
     """The private draft message: the two cards in hand with a Keep button for each
-    empty bottom slot, and the pyramid so far."""
+    empty bottom slot, and the pyramid so far. Before the gates are all placed, when the
+    draft begins; once the player has kept four trolls, what comes next."""
     seat = game.seat_of(user_id)
     if seat is None:
         raise NotInGameError()
@@ -101,14 +104,18 @@ async def draft_message(bot: MountainBot, game: GameInfo, user_id: int) -> Draft
     state = loaded.state
     if state is None:
         return NOT_STARTED, None, None
-    if state.phase != "draft" and len(state.players[seat.seat].pyramid) < 4:
+    gates_first = state.config.gates_first
+    drafted = len(state.players[seat.seat].pyramid) >= 4
+    if state.phase == "gates" and gates_first:
+        return DRAFT_NOT_YET, None, None
+    if state.phase != "draft" and not drafted:
         return DRAFT_OVER, None, None
     keeps = [a for a in legal_actions(state, seat.seat, "keep") if isinstance(a, Keep)]
     view = bot.service.rules.view(state, seat.seat)
     image = await asyncio.to_thread(pyramid_png, view, seat.seat)
     file = discord.File(io.BytesIO(image), filename="draft.png")
     if not keeps:
-        return DRAFT_DONE, None, file
+        return draft_done_text(state.phase, gates_first=gates_first), None, file
     version = await bot.service.seat_version(game.id, seat.seat)
     items = [KeepButton(game.id, version, a.card, a.slot) for a in keeps]
     text = draft_text(state.players[seat.seat].draft_hand)

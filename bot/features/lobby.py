@@ -134,7 +134,8 @@ class StartButton(LobbyButton, template=template("start")):
         )
 
     async def then(self, bot: MountainBot, info: GameInfo) -> None:
-        # the start post (owed with the start) tells the table; the AI seats draft
+        # the start post (owed with the start) tells the table; the AI seats place
+        # their gates and draft
         await bot.delivered(info.id)
 
 

@@ -220,7 +220,7 @@ class TurnCommands(Feature):
     @app_commands.describe(
         troll="Horde slot (1.1-3.3)",
         slot="Pyramid slot it stands in",
-        pedestal="Level 3: pedestal to take",
+        pedestal="Level 3: a pedestal to take from the bag (optional)",
     )
     async def recruit(
         self,

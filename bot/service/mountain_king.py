@@ -131,4 +131,4 @@ MOUNTAIN_KING = MountainKingRules()
 
 
 def _config(config: Mapping[str, Any]) -> GameConfig:
-    return GameConfig.model_validate(dict(config))
+    return GameConfig.stored(dict(config))

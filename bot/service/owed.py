@@ -31,11 +31,14 @@ class Player(_Payload):
 
 
 class StartPost(_Payload):
-    """The game has begun: every player, and who acts first."""
+    """The game has begun: every player, who acts first, and in which phase (the
+    gates, or the draft in games of edition 1; a start owed before the phase was
+    stored began with the draft)."""
 
     kind: Literal["start"] = "start"
     players: tuple[Player, ...]
     to_act: tuple[int, ...]
+    phase: str = "draft"
 
 
 class Told(_Payload):

@@ -58,7 +58,7 @@ class GameRules(Protocol[S, A]):
         ...
 
     def phase(self, state: S) -> str:
-        """The game's phase (e.g. the draft, the gates, play): when it changes, every
+        """The game's phase (e.g. the gates, the draft, play): when it changes, every
         seat awaited is awaited anew (a new turn, even for a seat that was awaited
         before)."""
         ...

@@ -252,7 +252,11 @@ class GameService(Generic[S, A]):
                 raise corrupt(game_id, exc) from exc
             dealt = [replace(s, colour=labels[s.seat], team=teams[s.seat]) for s in seats]
             to_act = self.rules.to_act(state)
-            post = StartPost(players=tuple(player(s) for s in dealt), to_act=to_act)
+            post = StartPost(
+                players=tuple(player(s) for s in dealt),
+                to_act=to_act,
+                phase=self.rules.phase(state),
+            )
             started = await self.store.start_game(
                 game_id,
                 seed=seed,

@@ -1,6 +1,6 @@
 """Scoring every tunnel placement for the heuristic player, without cloning the state.
 
-`DigTable` walks `rules.board.placement_hits` once per decision and gives each
+`DigTable` walks `rules.tunnels.placement_hits` once per decision and gives each
 placement a board value that does not depend on how it is paid: statues unearthed
 (their tier value now, more once they can be moved), buried statues brought within
 reach, deeper tiers reached, buried resources, workshop sites established or reached,
@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from rules import board
+from rules import tunnels
 from rules.actions import Dig
 from rules.ai.statues import OwnBoard, piece_value
 from rules.ai.values import Counts, Horizon, Pedestals, Valuer, add, bump
@@ -161,7 +161,7 @@ class DigTable:
         own_clans = {statues[c] for c in statues if c in ob.cell_piece}
         track = state.pedestal_track
 
-        for shape, variant, offs, hits in board.placement_hits(state, seat):
+        for shape, variant, offs, hits in tunnels.placement_hits(state, seat):
             mark = variant.mark
             size = len(offs)
             while hits:
@@ -268,9 +268,9 @@ class DigTable:
     ) -> Iterator[DigChoice]:
         """Every affordable dig (each mineral, each pedestal choice) with its value:
         honor now + board value + holdings after."""
-        free_rubble = board.FLAG_FREE_RUBBLE in state.turn_flags()
+        free_rubble = tunnels.FLAG_FREE_RUBBLE in state.turn_flags()
         hammers = counts[RESOURCES.index(Resource.HAMMER)]
-        scores = {(s, m): board.tunnel_score(state, s, m) for s in range(2, 6) for m in MINERALS}
+        scores = {(s, m): tunnels.tunnel_score(state, s, m) for s in range(2, 6) for m in MINERALS}
         held = [c.value for c, n in zip(STATUE_CLANS, pedestals, strict=True) if n > 0]
         for spot in self.spots:
             need_h = 0 if free_rubble else spot.rubble
@@ -295,11 +295,11 @@ class DigTable:
         self, state: State, valuer: Valuer, counts: Counts, pedestals: Pedestals
     ) -> float | None:
         """The value of the best affordable dig (None if there is none)."""
-        free_rubble = board.FLAG_FREE_RUBBLE in state.turn_flags()
+        free_rubble = tunnels.FLAG_FREE_RUBBLE in state.turn_flags()
         hammers = counts[_HAMMER]
         held = [c.value for c, n in zip(STATUE_CLANS, pedestals, strict=True) if n > 0]
         taken = {clan: _take(pedestals, clan) for clan in held}
-        scores = {(s, m): board.tunnel_score(state, s, m) for s in range(2, 6) for m in MINERALS}
+        scores = {(s, m): tunnels.tunnel_score(state, s, m) for s in range(2, 6) for m in MINERALS}
         value_of = valuer.value
         best: float | None = None
         for group in self.groups.values():
@@ -348,6 +348,6 @@ def _tier(tiers: tuple[int, ...], b: int) -> int:
 def dig_action(state: State, choice: DigChoice) -> Dig:
     g = geo(state)
     spot = choice.spot
-    p = board.make_placement(g, spot.shape, spot.variant, spot.offs, spot.origin)
+    p = tunnels.make_placement(g, spot.shape, spot.variant, spot.offs, spot.origin)
     ped = None if choice.pedestal is None else Clan(choice.pedestal)
     return Dig(p.shape, p.cells, p.anchor, choice.mineral, ped, spot.workshops)

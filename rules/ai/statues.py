@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from rules import board
+from rules import halls
 from rules.actions import DedicateHall
 from rules.ai.values import Horizon
 from rules.content import load_content
@@ -236,7 +236,7 @@ class Carts:
 def carts_of(state: State, seat: int, wild_cost: float, extra_wild: int = 0) -> Carts:
     clan_carts = {c.value: 0 for c in STATUE_CLANS}
     wild = extra_wild
-    for tok in available_tokens(state, seat):
+    for tok in available_tokens(state, seat, held=True):
         if tok.resource != Resource.CART:
             continue
         if tok.cart_clan is None:
@@ -311,7 +311,7 @@ def hall_prescore(state: State, ob: OwnBoard, hall: DedicateHall) -> float:
 def candidate_halls(state: State, seat: int, ob: OwnBoard, limit: int) -> list[DedicateHall]:
     scored = [
         (hall_prescore(state, ob, h), i, h)
-        for i, h in enumerate(board.hall_placements(state, seat))
+        for i, h in enumerate(halls.hall_placements(state, seat))
     ]
     scored.sort(key=lambda t: (-t[0], t[1]))
     return [h for _, _, h in scored[:limit]]

@@ -21,7 +21,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from rules import board, engine
+from rules import engine, halls, steps, tunnels, workshops
 from rules.actions import (
     Action,
     Cast,
@@ -135,15 +135,10 @@ class Ctx:
 # --- the main action -------------------------------------------------------------------
 
 
-def main_pending(state: State, seat: int) -> bool:
-    turn = state.turn
-    return turn is not None and not turn.main_done and turn.step <= 2
-
-
 def main_choices(ctx: Ctx) -> tuple[list[DigChoice], list[RecruitChoice]]:
     state, seat = ctx.state, ctx.seat
     digs: list[DigChoice] = []
-    if board.has_minerals_for_a_tunnel(state, seat):
+    if tunnels.has_minerals_for_a_tunnel(state, seat):
         digs = list(ctx.table.choices(state, ctx.valuer, ctx.counts, ctx.peds))
     recruits = list(recruit_choices(state, seat, ctx.valuer, ctx.hz, ctx.counts, ctx.peds))
     return digs, recruits
@@ -153,12 +148,12 @@ def best_main_value(ctx: Ctx) -> float:
     """Holdings and honor the best main action leads to (cheap pricing); the holdings
     as they are if there is no main action to take."""
     state, seat = ctx.state, ctx.seat
-    if not main_pending(state, seat):
+    if not steps.allows(state, seat, "recruit"):  # the main action is behind
         return ctx.holdings()
     values = [
         r.value for r in recruit_choices(state, seat, ctx.valuer, ctx.hz, ctx.counts, ctx.peds)
     ]
-    if board.has_minerals_for_a_tunnel(state, seat):
+    if tunnels.has_minerals_for_a_tunnel(state, seat):
         dig = ctx.table.best_value(state, ctx.valuer, ctx.counts, ctx.peds)
         if dig is not None:
             values.append(dig)
@@ -222,23 +217,22 @@ def choose_main(ctx: Ctx, rng: random.Random) -> Action | None:
 
 
 def step1_candidates(ctx: Ctx) -> Iterator[list[Action]]:
-    state = ctx.state
-    turn = state.turn
-    assert turn is not None
-    if turn.step <= 1:
-        if not turn.spell_cast and ctx.counts[RESOURCES.index(Resource.RUNE)] >= 1:
-            for slot in state.spellbook:
-                for cast in _spell_options(ctx, slot.spell):
-                    yield [cast]
+    state, seat = ctx.state, ctx.seat
+    if steps.allows(state, seat, "cast") and ctx.counts[RESOURCES.index(Resource.RUNE)] >= 1:
+        for slot in state.spellbook:
+            for cast in _spell_options(ctx, slot.spell):
+                yield [cast]
+    if steps.allows(state, seat, "use"):
         yield from _workshop_sequences(ctx)
-    yield from _trades(ctx)
+    if steps.allows(state, seat, "trade"):
+        yield from _trades(ctx)
 
 
 def _spell_options(ctx: Ctx, spell_id: str) -> Iterator[Action]:
     state, seat = ctx.state, ctx.seat
     effect = load_content().spell(spell_id).effect
     if isinstance(effect, DigEffect):
-        if not board.has_minerals_for_a_tunnel(state, seat):
+        if not tunnels.has_minerals_for_a_tunnel(state, seat):
             return
         digs = sorted(
             ctx.table.choices(state, ctx.valuer, ctx.counts, ctx.peds), key=lambda d: -d.value
@@ -276,7 +270,7 @@ def _unburden_options(ctx: Ctx, spell_id: str, most: int) -> Iterator[Action]:
     state, seat = ctx.state, ctx.seat
     player = state.players[seat]
     runes = ctx.counts[RESOURCES.index(Resource.RUNE)]
-    held = [t for t in available_tokens(state, seat) if t.source != "store"]
+    held = [t for t in available_tokens(state, seat, held=True) if t.source != "store"]
     for ps in open_slots(player):
         under = set(cascade_slots(ps)[1:])
         tokens = [t for t in held if t.source in under]
@@ -312,7 +306,7 @@ def _workshop_sequences(ctx: Ctx) -> Iterator[list[Action]]:
         if text in seen:
             continue
         seen.add(text)
-        uses = board.workshop_uses(state, seat, action.site) - (
+        uses = workshops.workshop_uses(state, seat, action.site) - (
             turn.workshop_uses if turn.workshop == action.site else 0
         )
         for k in range(1, max(1, uses) + 1):
@@ -407,17 +401,17 @@ def _forget_revealed(state: State, trial: State) -> None:
 
 def best_hall(ctx: Ctx) -> tuple[float, DedicateHall | None]:
     state, seat = ctx.state, ctx.seat
-    halls = candidate_halls(state, seat, ctx.ob, HALL_CANDIDATES)
-    if not halls:
+    candidates = candidate_halls(state, seat, ctx.ob, HALL_CANDIDATES)
+    if not candidates:
         return 0.0, None
     statues = state.board.statues
     moves, _ = planned_gain(ctx.ob, statues, ctx.carts())
     before = board_value(ctx.ob, statues) + potential(ctx.ob, statues, ctx.hz) + moves
     best: tuple[float, DedicateHall | None] = (0.0, None)
-    for hall in halls:
+    for hall in candidates:
         trial = state.clone()
         try:
-            board.dedicate_hall(trial, seat, hall)
+            halls.dedicate_hall(trial, seat, hall)
         except RulesError:  # pragma: no cover - hall_placements lists legal halls
             continue
         ob = own_board(trial, seat)
@@ -427,13 +421,6 @@ def best_hall(ctx: Ctx) -> tuple[float, DedicateHall | None]:
         if gain > best[0]:
             best = (gain, hall)
     return best
-
-
-def hall_allowed(state: State, seat: int) -> bool:
-    turn = state.turn
-    if turn is None or turn.step > 3:
-        return False
-    return turn.main_done or not engine.must_recruit_or_dig(state, seat)
 
 
 def choose_move(ctx: Ctx) -> Action | None:
@@ -471,18 +458,18 @@ class TurnPlayer:
     def act(self, rng: random.Random) -> Action:
         state, seat = self.state, self.seat
         ctx = Ctx(state, seat)
-        if main_pending(state, seat):
+        if steps.allows(state, seat, "recruit"):  # before the main action
             step1 = choose_step1(ctx)
             if step1 is not None:
                 return step1
             main = choose_main(ctx, rng)
             if main is not None:
                 return main
-        if hall_allowed(state, seat):
+        if steps.allows(state, seat, "hall"):
             gain, hall = best_hall(ctx)
             if hall is not None and gain > HALL_MARGIN:
                 return hall
-        if not engine.must_recruit_or_dig(state, seat):
+        if steps.allows(state, seat, "move"):
             move = choose_move(ctx)
             if move is not None:
                 return move
@@ -492,11 +479,11 @@ class TurnPlayer:
 def fallback(state: State, seat: int) -> Action:
     """A legal action by construction: end the turn, or the first recruit or dig when
     one is due."""
-    if not engine.must_recruit_or_dig(state, seat):
+    if not steps.main_due(state, seat):
         return EndTurn()
     for action in recruit_actions(state, seat):
         return action
-    for action in board.dig_actions(state, seat):
+    for action in tunnels.dig_actions(state, seat):
         return action
     raise AssertionError("a main action is due but none is legal")  # pragma: no cover
 

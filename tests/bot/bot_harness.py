@@ -1,5 +1,5 @@
 """A bot on a real SQLite file, run by SimCord against an in-memory Discord, and the
-player moves a test needs: open a game, join, start, draft by buttons, place gates,
+player moves a test needs: open a game, join, start, place gates, draft by buttons,
 play turns with slash commands."""
 
 from __future__ import annotations
@@ -24,8 +24,11 @@ from bot.settings import Settings
 from bot.store.sqlite import SqliteStore
 from rules.actions import Action
 from rules.engine import seats_to_act
+from rules.legal import legal_actions
 from rules.selfplay import random_action
 from rules.state import State
+
+SETTLE_TIMEOUT = 30.0
 
 
 async def make_bot(db: Path, *, seed: int = 1, clock: Any = None) -> MountainBot:
@@ -49,7 +52,9 @@ async def running_bot(
 ) -> AsyncIterator[tuple[simcord.Env, MountainBot]]:
     bot = await make_bot(db, seed=seed, clock=clock)
     try:
-        async with simcord.run(bot) as env:
+        # rendering (the final replay above all) runs in threads that a busy machine
+        # (parallel test workers) can slow past SimCord's default 5 s settle time
+        async with simcord.run(bot, settle_timeout=SETTLE_TIMEOUT) as env:
             yield env, bot
     finally:
         await bot.service.store.close()
@@ -86,6 +91,32 @@ async def open_game(
     return thread, game_id
 
 
+async def place_gates(bot: MountainBot, players: list[Any], thread: Any, game_id: int) -> None:
+    """Every gate, by `/mk gate` from the player of the seat to act (the first legal
+    gate each), until the gates phase is over."""
+    by_user = {p.id: p for p in players}
+    while True:
+        state = (await bot.service.load(game_id)).state
+        assert state is not None
+        if state.phase != "gates":
+            return
+        seat = seats_to_act(state)[0]
+        controller = (await bot.service.info(game_id)).seats[seat].controller_id
+        assert controller in by_user, f"seat {seat} is not played by one of these players"
+        point = str(legal_actions(state, seat, "gate")[0]).split()[1]
+        result = await by_user[controller].slash(thread, "mk gate", point=point)
+        assert result.acknowledged
+
+
+async def set_up(bot: MountainBot, players: list[Any], thread: Any, game_id: int) -> None:
+    """The setup as the rulebook orders it: every gate placed (`place_gates`), then
+    every player drafts by buttons (`draft_all`). The first turn is next."""
+    await place_gates(bot, players, thread, game_id)
+    await draft_all(players, thread)
+    state = (await bot.service.load(game_id)).state
+    assert state is not None and state.phase == "play", state and state.phase
+
+
 async def draft_all(players: list[Any], thread: Any) -> None:
     """Every player opens the private draft and keeps the first offered troll four
     times, by buttons."""
@@ -109,8 +140,8 @@ async def play_to_end(
     *,
     seed: int = 3,
 ) -> int:
-    """Play random legal actions with `/mk act` (gates with `/mk gate`) until the game
-    is over. Returns how many commands were sent."""
+    """Play random legal actions with `/mk act` from the first turn (after `set_up`)
+    until the game is over. Returns how many commands were sent."""
     rng = random.Random(seed)
     sent = 0
     while True:
@@ -119,13 +150,10 @@ async def play_to_end(
         assert state is not None
         if state.phase == "over":
             return sent
+        assert state.phase == "play", "set the game up first"
         seat = seats_to_act(state)[0]
         action = random_action(state, seat, rng)
-        actor = by_seat[seat]
-        if state.phase == "gates":
-            result = await actor.slash(thread, "mk gate", point=str(action).split()[1])
-        else:
-            result = await actor.slash(thread, "mk act", action=str(action))
+        result = await by_seat[seat].slash(thread, "mk act", action=str(action))
         assert result.acknowledged
         sent += 1
         assert sent < 3000

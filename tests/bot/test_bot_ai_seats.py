@@ -1,4 +1,4 @@
-"""AI seats: the creator adds an AI player in the lobby; the AI drafts, places its gate
+"""AI seats: the creator adds an AI player in the lobby; the AI places its gate, drafts
 and plays its turns on its own, posted like anyone's."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from pathlib import Path
 from bot_harness import buttons_of, run_duties, running_bot
 
 from rules.engine import seats_to_act
+from rules.legal import legal_actions
 from rules.selfplay import random_action
 
 
@@ -30,8 +31,15 @@ async def test_creator_adds_an_ai_player_who_plays_its_own_turns(tmp_path: Path)
         info = await bot.service.info(game_id)
         assert [s.ai for s in info.seats] == [False, True]
         assert info.seats[1].user_id is None  # an AI seat is a flag, not a made-up user
-        # the scheduler plays the AI's draft; alice drafts by buttons
-        assert await run_duties(bot) == 4
+        # alice places the first gate; the scheduler then places the AI's and plays its
+        # draft, while alice drafts by buttons
+        assert await run_duties(bot) == 0, "the first gate is alice's"
+        state = (await bot.service.load(game_id)).state
+        assert state is not None and seats_to_act(state) == [0]
+        await alice.slash(
+            thread, "mk gate", point=str(legal_actions(state, 0, "gate")[0]).split()[1]
+        )
+        assert await run_duties(bot) == 5
         result = await alice.slash(thread, "mk draft")
         while buttons_of(result.response):
             await alice.click(
@@ -44,10 +52,7 @@ async def test_creator_adds_an_ai_player_who_plays_its_own_turns(tmp_path: Path)
                 break
             assert seats_to_act(state) == [0], "only the human seat is ever waited for"
             action = random_action(state, 0, rng)
-            if state.phase == "gates":
-                await alice.slash(thread, "mk gate", point=str(action).split()[1])
-            else:
-                await alice.slash(thread, "mk act", action=str(action))
+            await alice.slash(thread, "mk act", action=str(action))
             await run_duties(bot)
         assert state.phase == "over"
         posts = [m for m in thread.history() if m.content.startswith("**Grimble (Orange, AI)**")]

@@ -5,31 +5,33 @@ the engine through whole games in test_bot_suggestions_legal.py.)"""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 from typing import Any
 
 import simcord
-from bot_harness import draft_all, open_game, running_bot
+from bot_harness import open_game, running_bot, set_up
 
 from bot.client import MountainBot
-from rules.actions import Dig, format_cells
+from rules.actions import Dig, Recruit, format_cells
 from rules.engine import seats_to_act
 from rules.legal import legal_actions
 from rules.payment import owned_counts
 from rules.resources import MINERALS
+from rules.selfplay import random_action
 from rules.state import State
 
 
 async def _first_turn(env: simcord.Env, bot: MountainBot) -> tuple[Any, int, State, int, Any, Any]:
-    """A 2-player game at its first turn: the thread, the game, the position, the seat
-    to act, its player and the other player."""
+    """A 2-player game at its first turn (its first gate offered by autocomplete on the
+    way): the thread, the game, the position, the seat to act, its player and the other
+    player."""
     guild = env.create_guild()
     channel = guild.create_text_channel("games")
     alice = guild.add_member(env.create_user("alice"))
     bob = guild.add_member(env.create_user("bob"))
     thread, game_id = await open_game(env, [alice, bob], channel)
-    await draft_all([alice, bob], thread)
     info = await bot.service.info(game_id)
     by_seat = {s.seat: (alice if s.user_id == alice.id else bob) for s in info.seats}
     state = (await bot.service.load(game_id)).state
@@ -39,12 +41,7 @@ async def _first_turn(env: simcord.Env, bot: MountainBot) -> tuple[Any, int, Sta
     offered = await mover.autocomplete(thread, "mk gate", "point", "")
     assert {c["value"] for c in offered} == legal_points
     assert await other.autocomplete(thread, "mk gate", "point", "") == []
-    for _ in range(2):
-        state = (await bot.service.load(game_id)).state
-        s = seats_to_act(state)[0]
-        await by_seat[s].slash(
-            thread, "mk gate", point=str(legal_actions(state, s, "gate")[0]).split()[1]
-        )
+    await set_up(bot, [alice, bob], thread, game_id)
     state = (await bot.service.load(game_id)).state
     seat = seats_to_act(state)[0]
     return thread, game_id, state, seat, by_seat[seat], by_seat[1 - seat]
@@ -129,3 +126,45 @@ async def test_dig_offers_what_the_player_can_pay_for_with_its_cost(tmp_path: Pa
         assert (
             await other.autocomplete(thread, "mk dig", "mineral", "", tile=shape, cells=where) == []
         )
+
+
+async def test_a_level_3_recruit_may_leave_the_pedestal_out(tmp_path: Path) -> None:
+    """The pedestal of `/mk recruit` is optional: a level-3 troll may decline one from the
+    bag. Autocomplete offers the bag's clans for it, and the command without it is
+    played as a recruit that takes no pedestal."""
+    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
+        thread, game_id, state, seat, mover, other = await _first_turn(env, bot)
+        info = await bot.service.info(game_id)
+        by_user = {p.id: p for p in (mover, other)}
+        rng = random.Random(5)
+        for _ in range(1000):
+            state = (await bot.service.load(game_id)).state
+            seat = seats_to_act(state)[0]
+            top = [
+                a
+                for a in legal_actions(state, seat, "recruit")
+                if isinstance(a, Recruit) and a.horde.startswith("3.") and a.pedestal is None
+            ]
+            if top and state.bag:
+                break
+            user = info.seats[seat].controller_id
+            await bot.service.act(game_id, user, str(random_action(state, seat, rng)))
+        else:
+            raise AssertionError("no level-3 recruit came up")
+        recruit = top[0]
+        player = by_user[info.seats[seat].controller_id]
+        trolls = await player.autocomplete(thread, "mk recruit", "troll", "")
+        assert recruit.horde in {c["value"] for c in trolls}
+        pedestals = await player.autocomplete(
+            thread, "mk recruit", "pedestal", "", troll=recruit.horde, slot=recruit.slot
+        )
+        assert {c["value"] for c in pedestals} == set(state.bag)
+        bag = sorted(state.bag)
+        result = await player.slash(thread, "mk recruit", troll=recruit.horde, slot=recruit.slot)
+        assert result.acknowledged and "Done: you recruited" in result.response.content, (
+            result.response.content
+        )
+        log = await bot.service.log(game_id)
+        assert log[-1].notation == f"recruit {recruit.horde} {recruit.slot}"
+        after = (await bot.service.load(game_id)).state
+        assert sorted(after.bag) == bag, "no pedestal was taken from the bag"

@@ -1,6 +1,8 @@
 """A table of friends, through real discord.py: whole 2-player and 4-player team games
 in which every public post names its player, the Start message maps every seat to its
-person (and teams), the setup is quiet, private replies speak to the player in the
+person (and teams) and calls the first gate, the setup is quiet (a short line per gate
+calling the next player, nothing while everyone drafts, one post that reveals the draft
+with the board and opens the first turn), private replies speak to the player in the
 second person, and refusals stay private."""
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from bot_harness import buttons_of, open_game, running_bot
+from bot_harness import buttons_of, open_game, running_bot, set_up
 
 from bot.client import MountainBot
 from rules.engine import seats_to_act
@@ -23,8 +25,9 @@ THIRD_PERSON = re.compile(r"\b(their|they|them)\b", re.IGNORECASE)
 async def play_listening(
     bot: MountainBot, by_seat: dict[int, Any], thread: Any, game_id: int, seed: int
 ) -> list[Any]:
-    """Play random legal actions to the end, as `play_to_end` does; every few actions a
-    player whose turn it is not tries to end a turn. Returns every interaction's result."""
+    """Play random legal actions to the end, as `play_to_end` does (the gates by
+    `/mk gate`, the draft by buttons, everyone in turn); every few actions a player
+    whose turn it is not tries to end a turn. Returns every interaction's result."""
     rng = random.Random(seed)
     results = []
     while True:
@@ -32,6 +35,9 @@ async def play_listening(
         assert state is not None
         if state.phase == "over":
             return results
+        if state.phase == "draft":
+            results += await draft_all_listening([by_seat[s] for s in sorted(by_seat)], thread)
+            continue
         seat = seats_to_act(state)[0]
         action = random_action(state, seat, rng)
         if len(results) % 7 == 3:
@@ -66,7 +72,7 @@ async def check_the_table(
     by_user = {p.id: p for p in players}
     by_seat = {s.seat: by_user[s.user_id] for s in info.seats if s.user_id is not None}
     called = {s.seat: f"{by_seat[s.seat].name} ({s.label.capitalize()})" for s in info.seats}
-    drafts = await draft_all_listening(players, thread)
+    mention = {seat: f"{called[seat]} <@{by_seat[seat].id}>" for seat in called}
     results = await play_listening(bot, by_seat, thread, game_id, seed)
     messages = [m for m in thread.history() if m.author.bot]
 
@@ -78,18 +84,47 @@ async def check_the_table(
         for team in {s.team for s in info.seats}:
             partners = " & ".join(called[s.seat] for s in info.seats if s.team == team)
             assert partners in start.content, start.content
+    # and it calls the first player, by name, to place the first gate
+    assert f"{called[0]}: place your gate with `/mk gate`." in start.content, start.content
+    assert "then everyone keeps four starting trolls" in start.content.lower(), start.content
 
-    # the setup is quiet: one post per player before the post that opens the first
-    # turn, and no image before the mountain is ready
+    # each gate is one short line, without an image, calling the next player by name;
+    # the last one calls everyone to the draft
     later = messages[messages.index(start) + 1 :]
-    ready = next(i for i, m in enumerate(later) if "The mountain is ready" in m.content)
-    assert ready <= len(players), [m.content for m in later[: ready + 1]]
-    assert not any(m.attachments for m in later[:ready])
-    assert len(later[ready].attachments) == 1  # the board with every gate
+    seats = sorted(called)
+    for seat, post in zip(seats, later[: len(seats)], strict=True):
+        lines = post.content.splitlines()
+        assert lines[0].startswith(f"**{called[seat]}** placed their gate on start point")
+        assert not post.attachments, post.content
+        if seat + 1 < len(seats):
+            assert len(lines) == 2, post.content
+            assert lines[1].startswith(f"{mention[seat + 1]}: place your gate with `/mk gate`.")
+            assert post.raw_mentions == [by_seat[seat + 1].id]
+        else:
+            assert "Every gate is placed" in post.content, post.content
+            everyone = ", ".join(mention[s] for s in seats)
+            assert lines[-1].startswith(f"{everyone}: keep your starting trolls with `/mk draft`.")
+            assert sorted(post.raw_mentions) == sorted(p.id for p in players)
+
+    # nothing is posted while everyone drafts; the last keep makes one post that reveals
+    # every player's four trolls, shows the board with every gate and opens the first
+    # turn, calling the first player
+    ready = later[len(seats)]
+    lines = ready.content.splitlines()
+    assert lines[0] == "Everyone has drafted. The starting trolls:", ready.content
+    for seat in seats:
+        kept = next(line for line in lines if line.startswith(f"• **{called[seat]}** kept a"))
+        assert all(f" in A{n}" in kept for n in range(1, 5)), kept
+    assert "The mountain is ready and the first turn begins." in lines
+    assert lines[-1].startswith(f"{mention[0]}: it's your turn"), ready.content
+    assert ready.raw_mentions == [by_seat[0].id]
+    assert [a.filename for a in ready.attachments] == ["board.png"]
     assert sum("Everyone has drafted" in m.content for m in later) == 1
+    # pings are for the play: none during the setup
+    assert not any("it's your turn" in m.content for m in later[: len(seats)])
 
     # after the setup no post repeats a keep or a gate
-    for post in later[ready + 1 :]:
+    for post in later[len(seats) + 1 :]:
         assert "kept a" not in post.content and "gate on start point" not in post.content
 
     # every turn post and ping names its player; pings mention exactly that player
@@ -114,7 +149,7 @@ async def check_the_table(
     assert {"score-sheet.png", "replay.webp", f"game-{game_id}.json"} <= names
 
     # no private reply speaks of the player in the third person
-    private = private_texts([*drafts, *results])
+    private = private_texts(results)
     assert len(private) > 20
     offending = [t for t in private if THIRD_PERSON.search(t)]
     assert not offending, offending[:5]
@@ -158,7 +193,7 @@ async def test_a_player_who_changes_their_server_nickname_is_called_by_it_next_t
         channel = guild.create_text_channel("games")
         players = [guild.add_member(env.create_user(n)) for n in ("alice", "bob")]
         thread, game_id = await open_game(env, players, channel)
-        await draft_all_listening(players, thread)
+        await set_up(bot, players, thread, game_id)
         info = await bot.service.info(game_id)
         assert [s.name for s in info.seats] == ["alice", "bob"]
         env.backend.edit_member(guild.id, players[0].id, {"nick": "Queen Alice"})
@@ -171,10 +206,7 @@ async def test_a_player_who_changes_their_server_nickname_is_called_by_it_next_t
             assert state is not None
             seat = seats_to_act(state)[0]
             action = random_action(state, seat, rng)
-            if state.phase == "gates":
-                await by_seat[seat].slash(thread, "mk gate", point=str(action).split()[1])
-            else:
-                await by_seat[seat].slash(thread, "mk act", action=str(action))
+            await by_seat[seat].slash(thread, "mk act", action=str(action))
             if seat == 0 and state.phase == "play" and str(action) == "end":
                 break
         info = await bot.service.info(game_id)

@@ -1,5 +1,5 @@
 """Whole games through the real discord.py bot (SimCord's in-memory Discord): lobby
-buttons, the draft by buttons, gates and every turn by slash commands, to the final
+buttons, gates and every turn by slash commands, the draft by buttons, to the final
 score sheet and the record."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bot_harness import draft_all, open_game, play_to_end, pngs, running_bot
+from bot_harness import open_game, play_to_end, pngs, running_bot, set_up
 
 from rules.game import game_from_record
 
@@ -19,7 +19,7 @@ async def test_two_player_game_played_through_discord(tmp_path: Path) -> None:
         alice = guild.add_member(env.create_user("alice"))
         bob = guild.add_member(env.create_user("bob"))
         thread, game_id = await open_game(env, [alice, bob], channel)
-        await draft_all([alice, bob], thread)
+        await set_up(bot, [alice, bob], thread, game_id)
         info = await bot.service.info(game_id)
         by_seat = {s.seat: (alice if s.user_id == alice.id else bob) for s in info.seats}
         sent = await play_to_end(env, bot, by_seat, thread, game_id)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_harness import open_game, run_duties, running_bot
+from bot_harness import open_game, place_gates, run_duties, running_bot
 
 from bot.client import MountainBot
 from bot.service import GameInfo, SeatInfo
@@ -53,6 +53,8 @@ async def test_your_games_lists_your_moves_first_with_links_privately(tmp_path: 
         carol = guild.add_member(env.create_user("carol"))
         first, first_id = await open_game(env, [alice, bob], channel)
         second, second_id = await open_game(env, [alice, bob], channel)
+        # the second game's gates are placed: everyone drafts, it waits for both
+        await place_gates(bot, [alice, bob], second, second_id)
         # in the first game alice has played: it waits for bob only
         await play_until_not_awaited(bot, first_id, alice.id)
         info = await bot.service.info(first_id)

@@ -6,10 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot_harness import draft_all, open_game, running_bot
+from bot_harness import open_game, running_bot, set_up
 
 from rules.engine import seats_to_act
-from rules.legal import legal_actions
 
 # none of these completes a legal action in any option below
 JUNK = ["", "💥", "A1 A2 A3", "x" * 90, "dig dig", "9.9", "Z99", "fire-cart@store", "-1"]
@@ -38,14 +37,9 @@ async def test_garbage_in_every_option_is_refused_and_changes_nothing(tmp_path: 
         alice = guild.add_member(env.create_user("alice"))
         bob = guild.add_member(env.create_user("bob"))
         thread, game_id = await open_game(env, [alice, bob], channel)
-        await draft_all([alice, bob], thread)
+        await set_up(bot, [alice, bob], thread, game_id)  # the turn commands are in play
         info = await bot.service.info(game_id)
         by_seat = {s.seat: (alice if s.user_id == alice.id else bob) for s in info.seats}
-        for _ in range(2):  # both gates, so that the turn commands are in play
-            state = (await bot.service.load(game_id)).state
-            seat = seats_to_act(state)[0]
-            point = str(legal_actions(state, seat, "gate")[0]).split()[1]
-            await by_seat[seat].slash(thread, "mk gate", point=point)
         state = (await bot.service.load(game_id)).state
         player = by_seat[seats_to_act(state)[0]]
         before = [str(e) for e in await bot.service.log(game_id)]

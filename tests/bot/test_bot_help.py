@@ -31,6 +31,7 @@ async def test_help_without_a_topic_covers_start_turn_end_and_images(tmp_path: P
         assert text == HELP_OVERVIEW
         for words in ("/mk new", "**Join**", "**Start**", "/mk draft", "/mk gate"):
             assert words in text, words
+        assert text.index("/mk gate") < text.index("/mk draft"), "the gates come first"
         for step in ("1. ", "2. ", "3. ", "4. "):
             assert f"\n{step}" in text, step
         for words in ("**The end.**", "coronation", "**Reading the images.**", "share:True"):
@@ -73,6 +74,10 @@ def test_the_draft_and_gates_help_say_what_players_ask() -> None:
     for words in ("A1 A2 A3 A4", "inner slots activate more", "**Keeping**", "storage"):
         assert words in draft, words
     assert "/mk gate" in HELP["gates"] and "start point" in HELP["gates"]
+    # the gates come before the draft, in the help as at the table
+    assert "after the last gate everyone drafts" in HELP["gates"]
+    assert "Once every gate is placed, `/mk draft`" in draft
+    assert [t for t, _ in HELP_TOPICS][:2] == ["gates", "draft"]
     for words in ("coronation", "pedestal tokens", "great halls", "statues", "tie"):
         assert words in HELP["scoring"].lower(), words
 

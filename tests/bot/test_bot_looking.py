@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_harness import draft_all, open_game, running_bot
+from bot_harness import open_game, running_bot, set_up
 
 from bot.help_texts import SHARED
 from bot.texts import NOT_STARTED
@@ -47,10 +47,10 @@ async def _png(response: Any) -> bytes:
 async def test_looking_is_private_by_default_and_shared_on_request_with_a_caption(
     tmp_path: Path, command: str, options: dict[str, Any], image: str | None
 ) -> None:
-    async with running_bot(tmp_path / "db.sqlite3") as (env, _):
+    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
         channel, alice, bob, _, _ = await _table(env)
         thread, game_id = await open_game(env, [alice, bob], channel)
-        await draft_all([alice, bob], thread)
+        await set_up(bot, [alice, bob], thread, game_id)
         public = len(thread.history())
 
         private = await alice.slash(thread, command, **options)
@@ -82,7 +82,7 @@ async def test_looking_is_private_by_default_and_shared_on_request_with_a_captio
 
 
 async def test_refusals_are_private_even_when_sharing(tmp_path: Path) -> None:
-    async with running_bot(tmp_path / "db.sqlite3") as (env, _):
+    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
         channel, alice, bob, carol, _ = await _table(env)
         # before the start: the lobby's thread has a game that has not begun
         await alice.slash(channel, "mk new", players=2)
@@ -95,8 +95,8 @@ async def test_refusals_are_private_even_when_sharing(tmp_path: Path) -> None:
             assert not result.followups
         assert len(lobby_thread.history()) == before
 
-        thread, _ = await open_game(env, [alice, bob], channel)
-        await draft_all([alice, bob], thread)
+        thread, game_id = await open_game(env, [alice, bob], channel)
+        await set_up(bot, [alice, bob], thread, game_id)
         public = len(thread.history())
         cases = [
             (alice, channel, "mk board", {"share": True}, "game's thread"),
@@ -142,7 +142,7 @@ async def test_a_shared_pyramid_keeps_pedestal_tokens_face_down(tmp_path: Path) 
     async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
         channel, alice, bob, _, _ = await _table(env)
         thread, game_id = await open_game(env, [alice, bob], channel)
-        await draft_all([alice, bob], thread)
+        await set_up(bot, [alice, bob], thread, game_id)
         seat = await _play_until_a_pedestal_token(bot, game_id)
         info = await bot.service.info(game_id)
         owner = alice if info.seats[seat].user_id == alice.id else bob
@@ -168,7 +168,7 @@ async def test_scores_at_the_end_are_the_score_sheet(tmp_path: Path) -> None:
     async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
         channel, alice, bob, _, _ = await _table(env)
         thread, game_id = await open_game(env, [alice, bob], channel)
-        await draft_all([alice, bob], thread)
+        await set_up(bot, [alice, bob], thread, game_id)
         info = await bot.service.info(game_id)
         user_of = {s.seat: s.controller_id for s in info.seats}
         rng = random.Random(2)

@@ -7,20 +7,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot_harness import buttons_of, draft_all, open_game, pngs, running_bot
+from bot_harness import buttons_of, open_game, pngs, running_bot, set_up
 
+from bot.texts import DRAFT_NOT_YET
 from rules.engine import seats_to_act
 from rules.legal import legal_actions
 
 
 async def _started(env: Any, bot: Any) -> tuple[Any, Any, dict[int, Any], Any, int, Any]:
+    """A 2-player game as it starts: the first gate is to be placed."""
     guild = env.create_guild()
     channel = guild.create_text_channel("games")
     alice = guild.add_member(env.create_user("alice"))
     bob = guild.add_member(env.create_user("bob"))
     carol = guild.add_member(env.create_user("carol"))  # not seated
     thread, game_id = await open_game(env, [alice, bob], channel)
-    await draft_all([alice, bob], thread)
     info = await bot.service.info(game_id)
     by_seat = {s.seat: (alice if s.user_id == alice.id else bob) for s in info.seats}
     return alice, bob, by_seat, thread, game_id, carol
@@ -44,6 +45,8 @@ async def test_wrong_player_wrong_turn_illegal_move_and_garbage_change_nothing(
             (carol, "mk gate", {"point": gate}, "not playing"),
             (other, "mk gate", {"point": gate}, "turn"),
             (mover, "mk gate", {"point": "Z99"}, "no start point"),
+            (mover, "mk act", {"action": "keep blue-3 A1"}, "once every gate is placed"),
+            (other, "mk draft", {}, DRAFT_NOT_YET),
             (mover, "mk act", {"action": "recruit 9.9 Q1"}, "horde slot"),
             (mover, "mk act", {"action": "🙂 \x00"}, ""),
             (mover, "mk dig", {"tile": "T4", "cells": "garbage", "mineral": "stone"}, "cell"),
@@ -65,13 +68,8 @@ async def test_wrong_player_wrong_turn_illegal_move_and_garbage_change_nothing(
 
 async def test_stale_confirm_button_says_the_game_moved_on(tmp_path: Path) -> None:
     async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
-        _, _, by_seat, thread, game_id, _ = await _started(env, bot)
-        # place both gates
-        for _ in range(2):
-            state = (await bot.service.load(game_id)).state
-            seat = seats_to_act(state)[0]
-            point = str(legal_actions(state, seat, "gate")[0]).split()[1]
-            await by_seat[seat].slash(thread, "mk gate", point=point)
+        alice, bob, by_seat, thread, game_id, _ = await _started(env, bot)
+        await set_up(bot, [alice, bob], thread, game_id)
         state = (await bot.service.load(game_id)).state
         seat = seats_to_act(state)[0]
         player = by_seat[seat]

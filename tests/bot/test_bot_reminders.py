@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot_harness import draft_all, open_game, run_duties, running_bot, scheduler
+from bot_harness import open_game, run_duties, running_bot, scheduler
 
 from rules.engine import seats_to_act
 
@@ -27,8 +27,8 @@ async def test_reminders_by_thread_then_dm_then_the_table_votes(tmp_path: Path) 
         users = {name: env.create_user(name) for name in ("alice", "bob")}
         alice, bob = (guild.add_member(users[n]) for n in ("alice", "bob"))
         carol = guild.add_member(env.create_user("carol"))
+        # the game starts with the first gate: one player is awaited
         thread, game_id = await open_game(env, [alice, bob], channel)
-        await draft_all([alice, bob], thread)
         state = (await bot.service.load(game_id)).state
         info = await bot.service.info(game_id)
         waiting_seat = seats_to_act(state)[0]
@@ -87,7 +87,6 @@ async def test_mute_this_turn_stops_reminders_until_the_turn_changes(tmp_path: P
         alice = guild.add_member(env.create_user("alice"))
         bob = guild.add_member(env.create_user("bob"))
         thread, game_id = await open_game(env, [alice, bob], channel)
-        await draft_all([alice, bob], thread)
         state = (await bot.service.load(game_id)).state
         info = await bot.service.info(game_id)
         absent_id = info.seats[seats_to_act(state)[0]].user_id

@@ -6,7 +6,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bot_harness import buttons_of, draft_all, make_bot, open_game, play_to_end, running_bot
+from bot_harness import (
+    buttons_of,
+    draft_all,
+    make_bot,
+    open_game,
+    place_gates,
+    play_to_end,
+    running_bot,
+    set_up,
+)
 
 from rules.game import game_from_record
 
@@ -19,6 +28,7 @@ async def test_restart_mid_game_continues_with_the_same_buttons(tmp_path: Path) 
         alice = guild.add_member(env.create_user("alice"))
         bob = guild.add_member(env.create_user("bob"))
         thread, game_id = await open_game(env, [alice, bob], channel)
+        await place_gates(bot, [alice, bob], thread, game_id)
         # alice opens her draft, keeps one troll; then the bot restarts
         draft = await alice.slash(thread, "mk draft")
         first = buttons_of(draft.response)[0]
@@ -53,7 +63,7 @@ async def test_four_player_team_game_through_discord(tmp_path: Path) -> None:
         channel = guild.create_text_channel("games")
         players = [guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat", "dan")]
         thread, game_id = await open_game(env, players, channel, teams=True)
-        await draft_all(players, thread)
+        await set_up(bot, players, thread, game_id)
         info = await bot.service.info(game_id)
         by_user = {p.id: p for p in players}
         by_seat = {s.seat: by_user[s.user_id] for s in info.seats if s.user_id is not None}

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import discord
-from bot_harness import buttons_of, open_game, running_bot
+from bot_harness import buttons_of, open_game, place_gates, running_bot
 
 
 def said(result: Any) -> str:
@@ -39,7 +39,10 @@ async def keep_one(player: Any, thread: Any) -> None:
 
 
 async def moves_by(bot: Any, game_id: int, seat: int) -> list[int | None]:
-    return [e.user_id for e in await bot.service.log(game_id) if e.seat == seat]
+    """Who kept the seat's starting trolls (the gates are placed before any seat changes
+    hands)."""
+    log = await bot.service.log(game_id)
+    return [e.user_id for e in log if e.seat == seat and e.notation.startswith("keep")]
 
 
 async def test_an_offered_seat_is_taken_only_by_its_accepter_and_given_back(
@@ -52,6 +55,7 @@ async def test_an_offered_seat_is_taken_only_by_its_accepter_and_given_back(
         bob = guild.add_member(env.create_user("bob"))
         carol = guild.add_member(env.create_user("carol"))
         thread, game_id = await open_game(env, [alice, bob], channel)
+        await place_gates(bot, [alice, bob], thread, game_id)
         info = await bot.service.info(game_id)
         seat = next(s for s in info.seats if s.user_id == bob.id)
         # the creator offers bob's seat to carol: a post that pings only carol
@@ -108,6 +112,7 @@ async def test_a_server_admin_assigns_a_seat_at_once(tmp_path: Path) -> None:
         mods = guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
         mod = guild.add_member(env.create_user("mod"), roles=[mods])
         thread, game_id = await open_game(env, [alice, bob], channel)
+        await place_gates(bot, [alice, bob], thread, game_id)
         info = await bot.service.info(game_id)
         seat = next(s for s in info.seats if s.user_id == bob.id)
         result = await mod.slash(
@@ -140,6 +145,7 @@ async def test_the_creator_cannot_take_a_players_seat_without_their_consent(
         for p in (alice, bob):
             await p.click(thread.history()[0], label="Join")
         await boss.click(thread.history()[0], label="Start")
+        await place_gates(bot, [alice, bob], thread, game_id)
         info = await bot.service.info(game_id)
         assert info.status == "active" and info.seat_of(boss.id) is None
         seat = next(s for s in info.seats if s.user_id == alice.id)

@@ -1,15 +1,27 @@
 """The table around the moves, through the real bot: a refused turn post follows once
 the channel accepts it, a kicked player's seat goes to the AI and then to a substitute
-named by colour, stale draft buttons, votes cast at the same moment, and one scheduler
-round that moves every stalled AI game without crowding out a human's reminder."""
+named by colour, stale draft buttons and the post that reveals the draft, votes cast at
+the same moment, one scheduler round that moves every stalled AI game without crowding
+out a human's reminder, and a game stored before the gates came first."""
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bot_harness import buttons_of, draft_all, open_game, run_duties, running_bot, scheduler
+from bot_harness import (
+    buttons_of,
+    draft_all,
+    open_game,
+    place_gates,
+    run_duties,
+    running_bot,
+    scheduler,
+    set_up,
+)
 
 from rules.engine import seats_to_act
 from rules.legal import legal_actions
@@ -24,21 +36,15 @@ class Clock:
 
 
 async def to_first_turn(env: Any, bot: Any, channel: Any, names: list[str]) -> tuple[Any, ...]:
-    """A game of these players through its draft and gates; returns the thread, the
+    """A game of these players through its gates and draft; returns the thread, the
     game id, the players by seat and the seat to move."""
     guild = channel.guild
     players = [guild.add_member(env.create_user(n)) for n in names]
     thread, game_id = await open_game(env, players, channel)
-    await draft_all(players, thread)
+    await set_up(bot, players, thread, game_id)
     info = await bot.service.info(game_id)
     by_seat = {s.seat: next(p for p in players if p.id == s.user_id) for s in info.seats}
-    while True:
-        state = (await bot.service.load(game_id)).state
-        if state.phase == "play":
-            break
-        seat = seats_to_act(state)[0]
-        point = str(legal_actions(state, seat, "gate")[0]).split()[1]
-        await by_seat[seat].slash(thread, "mk gate", point=point)
+    state = (await bot.service.load(game_id)).state
     return thread, game_id, by_seat, seats_to_act(state)[0]
 
 
@@ -115,7 +121,7 @@ async def test_kicking_the_player_to_move_hands_the_seat_to_the_ai_then_a_substi
         assert any(f"<@{carol.id}>" in m.content for m in thread.history())
 
 
-async def test_a_stale_draft_button_says_so_and_the_last_keep_posts_and_pings(
+async def test_a_stale_draft_button_says_so_and_the_last_keep_reveals_and_calls_the_first_turn(
     tmp_path: Path,
 ) -> None:
     async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
@@ -124,6 +130,7 @@ async def test_a_stale_draft_button_says_so_and_the_last_keep_posts_and_pings(
         alice = guild.add_member(env.create_user("alice"))
         bob = guild.add_member(env.create_user("bob"))
         thread, game_id = await open_game(env, [alice, bob], channel)
+        await place_gates(bot, [alice, bob], thread, game_id)
         await draft_all([bob], thread)
         old = await alice.slash(thread, "mk draft")
         await alice.click(old.response.message, custom_id=buttons_of(old.response)[0]["custom_id"])
@@ -133,9 +140,11 @@ async def test_a_stale_draft_button_says_so_and_the_last_keep_posts_and_pings(
         stale_id = buttons_of(old.response)[0]["custom_id"]
         refused = await alice.click(old.response.message, custom_id=stale_id)
         assert "draft moved on" in refused.followups[-1].content
-        kept = [e for e in await bot.service.log(game_id) if e.user_id == alice.id]
+        log = await bot.service.log(game_id)
+        kept = [e for e in log if e.user_id == alice.id and e.notation.startswith("keep")]
         assert len(kept) == 2
-        # finishing the draft from the newest message posts it and pings the first gate
+        # finishing the draft from the newest message posts it, with the board, and
+        # calls the first player to the first turn
         for _ in range(2):
             await alice.click(
                 new.response.message, custom_id=buttons_of(new.response)[0]["custom_id"]
@@ -144,11 +153,16 @@ async def test_a_stale_draft_button_says_so_and_the_last_keep_posts_and_pings(
         assert len(posts) == 1
         assert "**alice (Blue)** kept a" in posts[0].content
         assert "**bob (Orange)** kept a" in posts[0].content
+        assert "The mountain is ready and the first turn begins." in posts[0].content
         state = (await bot.service.load(game_id)).state
+        assert state.phase == "play"
         first = seats_to_act(state)[0]
-        gate_player = (await bot.service.info(game_id)).seats[first].user_id
-        assert f"<@{gate_player}>:" in posts[0].content and "place your gate" in posts[0].content
-        assert posts[0].raw_mentions == [gate_player] and not posts[0].attachments
+        first_player = (await bot.service.info(game_id)).seats[first].user_id
+        assert f"<@{first_player}>: it's your turn" in posts[0].content
+        assert posts[0].raw_mentions == [first_player]
+        assert [a.filename for a in posts[0].attachments] == ["board.png"]
+        # it is the last post: no ping of its own follows
+        assert thread.history()[-1].id == posts[0].id
 
 
 async def test_the_other_players_vote_and_their_names_show(tmp_path: Path) -> None:
@@ -191,6 +205,9 @@ async def test_one_round_moves_every_stalled_ai_game_and_reminds_the_humans(
         alice = guild.add_member(env.create_user("alice"))
         bob = guild.add_member(env.create_user("bob"))
         thread, human_game = await open_game(env, [alice, bob], channel)
+        # the gates are placed: both humans draft, both are awaited
+        await place_gates(bot, [alice, bob], thread, human_game)
+        placed = len(await bot.service.log(human_game))
         service = bot.service
         stalled = []
         for _ in range(100):
@@ -211,7 +228,7 @@ async def test_one_round_moves_every_stalled_ai_game_and_reminds_the_humans(
         assert done.moves >= 100
         for g in stalled:
             assert len(await service.log(g)) > before[g], f"game {g} did not move"
-        assert len(await service.log(human_game)) == 0
+        assert len(await service.log(human_game)) == placed == 2
 
 
 async def test_an_error_after_the_action_is_stored_never_says_nothing_changed(
@@ -255,3 +272,46 @@ async def test_a_thread_that_refuses_for_good_sends_the_post_to_the_channel(
         assert len(moved[0].attachments) == 2
         ping = [m for m in channel.history() if "it's your turn" in m.content]
         assert ping and ping[-1].raw_mentions == [by_seat[1 - seat].id]
+
+
+async def test_a_game_stored_before_gates_came_first_still_drafts_first(tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+    async with running_bot(db) as (env, bot):
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        alice = guild.add_member(env.create_user("alice"))
+        bob = guild.add_member(env.create_user("bob"))
+        await alice.slash(channel, "mk new", players=2)
+        thread = channel.threads[-1]
+        await bob.click(thread.history()[0], label="Join")
+        game_id = int(thread.name.rsplit("#", 1)[1])
+        # the lobby as a bot of edition 1 stored it: its config has no edition
+        info = await bot.service.info(game_id)
+        config = {k: v for k, v in info.config.items() if k != "edition"}
+        with sqlite3.connect(db) as raw:
+            raw.execute("UPDATE games SET config = ? WHERE id = ?", (json.dumps(config), game_id))
+        raw.close()
+        await alice.click(thread.history()[0], label="Start")
+        state = (await bot.service.load(game_id)).state
+        assert state is not None and state.config.edition == 1 and state.phase == "draft"
+        start = thread.history()[-1]
+        assert "Everyone now keeps four starting trolls" in start.content, start.content
+        assert "gates are placed in turn order with `/mk gate`, alice (Blue) first" in start.content
+        # the draft first: who has kept four waits for the others, then the gates
+        await draft_all([bob], thread)
+        early = await bob.slash(thread, "mk draft")
+        assert "Wait for the others, then place gates with `/mk gate`." in early.response.content
+        await draft_all([alice], thread)
+        reveal = thread.history()[-1]
+        assert reveal.content.startswith("Everyone has drafted"), reveal.content
+        assert f"alice (Blue) <@{alice.id}>: place your gate with `/mk gate`." in reveal.content
+        assert not reveal.attachments
+        # then the gates; the last one shows the board and opens the first turn
+        await place_gates(bot, [alice, bob], thread, game_id)
+        ready = thread.history()[-1]
+        assert ready.content.startswith("**bob (Orange)** placed their gate"), ready.content
+        assert "The mountain is ready and the first turn begins." in ready.content
+        assert f"alice (Blue) <@{alice.id}>: it's your turn" in ready.content
+        assert [a.filename for a in ready.attachments] == ["board.png"]
+        state = (await bot.service.load(game_id)).state
+        assert state is not None and state.phase == "play"

@@ -22,6 +22,7 @@ from bot.service import MOUNTAIN_KING, GameInfo, GameService
 from bot.store import SqliteStore, Store
 from rules.actions import Action
 from rules.game import Game, Move
+from rules.legal import legal_actions
 from rules.selfplay import play_random_game
 from rules.state import State, make_config
 
@@ -121,9 +122,31 @@ def _random_record(seed: int, options: str) -> Game:
 
 
 def record_for(info: GameInfo) -> Game:
-    """A finished random game with the options and seed of a started game."""
+    """A finished random game with the options and seed of a started game (a stored
+    config without an edition is of edition 1, as the rules read it)."""
     assert info.seed is not None
-    return random_record(info.seed, **info.config)
+    return random_record(info.seed, **{"edition": 1, **info.config})
+
+
+def setup_moves(record: Game) -> list[Move]:
+    """The record's setup: its gates, then its draft (in the order played); the first
+    turn comes next."""
+    return [m for m in record.moves if type(m.action).__name__ in ("PlaceGate", "Keep")]
+
+
+async def place_gates(service: Service, info: GameInfo) -> int:
+    """Place every gate through the service, each the first legal gate of the seat to
+    act, by the user seated there; the draft is next. Returns how many were placed."""
+    placed = 0
+    while True:
+        state = (await service.load(info.id)).state
+        assert state is not None
+        if state.phase != "gates":
+            return placed
+        seat = state.gate_seat
+        assert seat is not None
+        await service.act(info.id, user_of(info, seat), legal_actions(state, seat, "gate")[0])
+        placed += 1
 
 
 def user_of(info: GameInfo, seat: int) -> int:

@@ -26,6 +26,6 @@ def test_mountain_king_satisfies_the_game_protocol() -> None:
     assert rules.name == "mountain-king"
     config = rules.make_config({"players": 2})
     state = rules.new_state(config, 1)
-    assert rules.to_act(state) == (0, 1)
+    assert rules.phase(state) == "gates" and rules.to_act(state) == (0,)  # the first gate
     assert rules.seat_labels(config) == ("blue", "orange")
     assert rules.state_from_json(rules.state_to_json(state)) == state

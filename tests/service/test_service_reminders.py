@@ -6,12 +6,20 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from service_helpers import USERS, FakeClock, open_service, play_moves, record_for, started_game
+from service_helpers import (
+    USERS,
+    FakeClock,
+    open_service,
+    place_gates,
+    play_moves,
+    record_for,
+    started_game,
+)
 
 from bot.service import InvalidSettingError, NotYourTurnError
 from bot.service.reminders import next_reminder
 from bot.store import NotificationPrefs
-from rules.actions import Keep, PlaceGate
+from rules.actions import EndTurn, Keep, PlaceGate
 
 A, B, C = USERS[:3]
 HOUR = timedelta(hours=1)
@@ -55,34 +63,45 @@ async def test_turn_status_shows_who_is_awaited_since_when(tmp_path: Path) -> No
         info = await service.start(game.id, A)
         started = clock.now
         status = await service.turn_status(info.id)
-        assert [w.seat for w in status.waiting] == [0, 1]  # the draft is simultaneous
-        assert all(w.since == started for w in status.waiting)
-        assert all(w.next_reminder == started + 6 * HOUR for w in status.waiting)
+        assert [w.seat for w in status.waiting] == [0]  # the first gate
+        assert status.waiting[0].since == started
+        assert status.waiting[0].next_reminder == started + 6 * HOUR
         record = record_for(info)
-        keeps_of_1 = [m for m in record.moves if isinstance(m.action, Keep) and m.seat == 1]
+        gates = [m for m in record.moves if isinstance(m.action, PlaceGate)]
         clock.advance(HOUR)
-        await play_moves(service, info, keeps_of_1)
-        status = await service.turn_status(info.id)
-        # seat 1 finished its draft; seat 0 is still awaited since the start
-        assert [(w.seat, w.since) for w in status.waiting] == [(0, started)]
-        keeps_of_0 = [m for m in record.moves if isinstance(m.action, Keep) and m.seat == 0]
-        clock.advance(HOUR)
-        await play_moves(service, info, keeps_of_0)
-        draft_over = clock.now
-        # seat 0 goes on to place the first gate: a new phase awaits it anew (its
-        # player is pinged and reminded for the gate, not for the draft)
-        status = await service.turn_status(info.id)
-        assert [w.seat for w in status.waiting] == [0]
-        assert draft_over - timedelta(seconds=1) < status.waiting[0].since <= draft_over
-        gate = next(m for m in record.moves if isinstance(m.action, PlaceGate))
-        clock.advance(HOUR)
-        await play_moves(service, info, [gate])
+        await play_moves(service, info, gates[:1])
         gate_at = clock.now
         status = await service.turn_status(info.id)
         assert [w.seat for w in status.waiting] == [1]
         assert status.waiting[0].label == "orange" and status.waiting[0].user_id == B
         assert gate_at - timedelta(seconds=1) < status.waiting[0].since <= gate_at
         assert status.waiting[0].next_reminder == status.waiting[0].since + 6 * HOUR
+        clock.advance(HOUR)
+        await play_moves(service, info, gates[1:])
+        gates_done = clock.now
+        # the draft is simultaneous: a new phase awaits every seat anew
+        status = await service.turn_status(info.id)
+        assert [w.seat for w in status.waiting] == [0, 1]
+        assert all(
+            gates_done - timedelta(seconds=1) < w.since <= gates_done for w in status.waiting
+        )
+        assert all(w.next_reminder == w.since + 6 * HOUR for w in status.waiting)
+        drafting = status.waiting[0].since
+        keeps_of_1 = [m for m in record.moves if isinstance(m.action, Keep) and m.seat == 1]
+        clock.advance(HOUR)
+        await play_moves(service, info, keeps_of_1)
+        status = await service.turn_status(info.id)
+        # seat 1 finished its draft; seat 0 is still awaited since the draft began
+        assert [(w.seat, w.since) for w in status.waiting] == [(0, drafting)]
+        keeps_of_0 = [m for m in record.moves if isinstance(m.action, Keep) and m.seat == 0]
+        clock.advance(HOUR)
+        await play_moves(service, info, keeps_of_0)
+        draft_over = clock.now
+        # seat 0 goes on to play the first turn: a new phase awaits it anew (its player
+        # is called and reminded for the turn, not for the draft)
+        status = await service.turn_status(info.id)
+        assert [w.seat for w in status.waiting] == [0]
+        assert draft_over - timedelta(seconds=1) < status.waiting[0].since <= draft_over
 
 
 async def test_due_reminders_are_counted_muted_and_reset_by_the_next_turn(tmp_path: Path) -> None:
@@ -91,6 +110,8 @@ async def test_due_reminders_are_counted_muted_and_reset_by_the_next_turn(tmp_pa
         await service.notifications.set_prefs(NotificationPrefs(B, dm_opt_in=True))
         info = await started_game(service, players=2)
         record = record_for(info)
+        gates = [m for m in record.moves if isinstance(m.action, PlaceGate)]
+        await play_moves(service, info, gates)  # the draft awaits both players
         assert await service.notifications.due_reminders() == []
         clock.advance(25 * HOUR)
         due = await service.notifications.due_reminders()
@@ -101,9 +122,9 @@ async def test_due_reminders_are_counted_muted_and_reset_by_the_next_turn(tmp_pa
         assert await service.notifications.due_reminders() == []
         waiting = {w.seat: w for w in (await service.turn_status(info.id)).waiting}
         assert waiting[0].missed == 1 and waiting[1].muted
-        # after the draft, seat 0 places a gate and seat 1's new turn is not muted
-        gates = next(i for i, m in enumerate(record.moves) if isinstance(m.action, PlaceGate))
-        await play_moves(service, info, record.moves[: gates + 1])
+        # after the draft, seat 0 plays its first turn and seat 1's new turn is not muted
+        end = next(i for i, m in enumerate(record.moves) if isinstance(m.action, EndTurn))
+        await play_moves(service, info, record.moves[len(gates) : end + 1])
         waiting = {w.seat: w for w in (await service.turn_status(info.id)).waiting}
         assert list(waiting) == [1] and not waiting[1].muted and waiting[1].missed == 0
         with pytest.raises(NotYourTurnError):
@@ -116,7 +137,10 @@ async def test_a_players_quiet_hours_move_their_reminder(tmp_path: Path) -> None
         await service.notifications.set_prefs(NotificationPrefs(A, quiet_start=1320, quiet_end=420))
         game = await service.create_game(A, {"players": 2}, reminder_interval=3 * HOUR)
         await service.join(game.id, B)
-        await service.start(game.id, A)
+        info = await service.start(game.id, A)
+        waiting = {w.seat: w for w in (await service.turn_status(game.id)).waiting}
+        assert waiting[0].next_reminder == at(3, 7)
+        await place_gates(service, info)  # the draft: both players are awaited
         waiting = {w.seat: w for w in (await service.turn_status(game.id)).waiting}
         assert waiting[0].next_reminder == at(3, 7)
         assert waiting[1].next_reminder == waiting[1].since + 3 * HOUR

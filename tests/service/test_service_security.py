@@ -1,5 +1,5 @@
-"""Only the seated player acts, only on their turn (the draft is simultaneous); every
-refusal leaves the game exactly as it was."""
+"""Only the seated player acts, only on their turn (the gates in turn order, then the
+draft is simultaneous); every refusal leaves the game exactly as it was."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from service_helpers import (
     play_moves,
     raw,
     record_for,
+    setup_moves,
     started_game,
     user_of,
 )
@@ -63,10 +64,15 @@ async def test_a_player_off_turn_is_refused_and_nothing_changes(tmp_path: Path) 
     async with open_service(path) as service:
         info = await started_game(service, players=3)
         record = record_for(info)
-        start = next(
-            i for i, m in enumerate(record.moves) if type(m.action).__name__ == "PlaceGate"
-        )
-        await play_moves(service, info, record.moves[: start + 3])  # gates placed: play
+        # the gates go in turn order: only seat 0 places the first one
+        first_gate = record.moves[0]
+        assert first_gate.seat == 0 and type(first_gate.action).__name__ == "PlaceGate"
+        before = await fingerprint(service, path, info.id)
+        for seat in (1, 2):
+            with pytest.raises(NotYourTurnError, match=f"{info.seats[0].called} is to play"):
+                await service.act(info.id, user_of(info, seat), first_gate.action)
+        assert await fingerprint(service, path, info.id) == before
+        await play_moves(service, info, setup_moves(record))  # gates and draft: play
         loaded = await service.load(info.id)
         assert loaded.state is not None and loaded.state.phase == "play"
         on_turn = loaded.state.current_seat
@@ -86,6 +92,8 @@ async def test_in_the_draft_any_drafting_seat_acts_but_not_one_that_finished(
     async with open_service(path) as service:
         info = await started_game(service, players=3)
         record = record_for(info)
+        gates = [m for m in record.moves if type(m.action).__name__ == "PlaceGate"]
+        await play_moves(service, info, gates)
         keeps = [m for m in record.moves if type(m.action).__name__ == "Keep"]
         # seats keep in any order: the last seat first, then seat 0
         for seat in (2, 0):
@@ -107,8 +115,19 @@ async def test_an_illegal_action_passes_the_engines_sentence_and_changes_nothing
         before = await fingerprint(service, path, info.id)
         with pytest.raises(NotationError, match="Unknown action"):
             await service.act(info.id, A, "fly to the moon")
+        with pytest.raises(IllegalActionError, match="begins once every gate is placed"):
+            await service.act(info.id, A, "keep orange-1 A1")
+        with pytest.raises(RulesError):
+            await service.act(info.id, A, EndTurn())
+        assert await fingerprint(service, path, info.id) == before
+        # in the draft
+        gates = [m for m in record_for(info).moves if type(m.action).__name__ == "PlaceGate"]
+        await play_moves(service, info, gates)
+        before = await fingerprint(service, path, info.id)
         with pytest.raises(IllegalActionError, match="not in your hand"):
             await service.act(info.id, A, "keep orange-1 A1")
+        with pytest.raises(IllegalActionError, match="placed before the starting-troll draft"):
+            await service.act(info.id, A, gates[0].action)
         with pytest.raises(RulesError):
             await service.act(info.id, A, EndTurn())
         assert await fingerprint(service, path, info.id) == before
@@ -125,7 +144,9 @@ async def test_a_kicked_player_is_refused_and_a_substitute_plays_the_seat(
             await service.kick(info.id, B, A)
         kicked = await service.kick(info.id, A, B)
         assert kicked.seats[1].controller_id is None and kicked.seats[1].machine_played
-        first_b = next(m for m in record.moves if m.seat == 1)
+        at = next(i for i, m in enumerate(record.moves) if m.seat == 1)
+        first_b = record.moves[at]
+        await play_moves(service, info, record.moves[:at])  # seat 0's gate comes first
         with pytest.raises(NotInGameError):
             await service.act(info.id, B, first_b.action)
         # the autopilot may play the vacant seat
@@ -138,7 +159,7 @@ async def test_a_kicked_player_is_refused_and_a_substitute_plays_the_seat(
         assert subbed.seats[1].controller_id == C and not subbed.seats[1].autopilot
         with pytest.raises(NotAllowedError, match="played by its player"):
             await service.act_for_autopilot(info.id, 1, "end")
-        rest = [m for m in record.moves if m is not first_b]
+        rest = record.moves[at + 1 :]
         replaced = await service.info(info.id)
         await play_moves(service, replaced, rest)
         loaded = await service.load(info.id)
@@ -185,12 +206,14 @@ async def test_legal_actions_are_offered_only_to_the_players_who_may_act(
         assert loaded.state is not None
         offered = await service.legal_actions(info.id, A)
         assert offered == [str(a) for a in legal_actions(loaded.state, 0)]
-        assert offered and all(o.startswith("keep ") for o in offered)
-        record = record_for(info)
-        gate = next(i for i, m in enumerate(record.moves) if type(m.action).__name__ == "PlaceGate")
-        await play_moves(service, info, record.moves[:gate])
+        assert offered and all(o.startswith("gate ") for o in offered)
         assert await service.legal_actions(info.id, B) == []  # seat 0 places the first gate
-        assert await service.legal_actions(info.id, A)
+        record = record_for(info)
+        gates = [m for m in record.moves if type(m.action).__name__ == "PlaceGate"]
+        await play_moves(service, info, gates)
+        for user in (A, B):  # everyone drafts at once
+            offered = await service.legal_actions(info.id, user)
+            assert offered and all(o.startswith("keep ") for o in offered)
         with pytest.raises(NotInGameError):
             await service.legal_actions(info.id, STRANGER)
 

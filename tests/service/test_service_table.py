@@ -13,8 +13,10 @@ from service_helpers import (
     USERS,
     FakeClock,
     open_service,
+    place_gates,
     play_moves,
     record_for,
+    setup_moves,
     started_game,
     user_of,
 )
@@ -35,9 +37,9 @@ async def owed(service: object, game_id: int) -> list[Owed]:
 
 
 async def to_play_phase(service, info):  # type: ignore[no-untyped-def]
-    """Play the record's setup (draft and gates) so the first play turn is next."""
+    """Play the record's setup (gates and draft) so the first play turn is next."""
     record = record_for(info)
-    setup = [m for m in record.moves if str(m.action).split()[0] in ("keep", "gate")]
+    setup = setup_moves(record)
     await play_moves(service, info, setup)
     return record, len(setup)
 
@@ -48,7 +50,8 @@ async def test_the_start_owes_one_post_naming_every_player(tmp_path: Path) -> No
         [start] = await owed(service, info.id)
         assert isinstance(start.payload, StartPost)
         assert [p.user_id for p in start.payload.players] == [A, B]
-        assert start.payload.to_act == (0, 1)
+        # the first gate is the first seat's
+        assert start.payload.phase == "gates" and start.payload.to_act == (0,)
 
 
 async def test_a_turn_end_owes_its_post_the_next_ping_and_the_answer(tmp_path: Path) -> None:
@@ -114,35 +117,56 @@ async def test_an_undone_action_is_left_out_of_the_turn_post(tmp_path: Path) -> 
         assert len(post.payload.sentences) == len(turn)
 
 
-async def test_the_draft_stays_private_then_one_post_reveals_it_and_calls_the_first_gate(
+async def test_each_gate_calls_the_next_the_draft_stays_private_then_one_post_opens_play(
     tmp_path: Path,
 ) -> None:
     async with open_service(tmp_path / "g.db") as service:
-        info = await started_game(service)
+        info = await started_game(service, players=3, users=(A, B, C))
         record = record_for(info)
+        gates = [m for m in record.moves if str(m.action).startswith("gate")]
         keeps = [m for m in record.moves if str(m.action).startswith("keep")]
-        await play_moves(service, info, keeps[:-1])
+        assert [m.seat for m in gates] == [0, 1, 2], "gates first, in turn order"
+        assert record.moves[: len(gates)] == gates
+        # each gate owes one short post, no image, that tells it and calls the next
+        # placer itself (no separate ping); the last one calls everyone to the draft
+        for n, gate in enumerate(gates):
+            await play_moves(service, info, [gate])
+            [post] = [o.payload for o in await owed(service, info.id)][n + 1 :]
+            assert isinstance(post, TurnPost) and post.images == "none"
+            [line] = post.lines
+            assert line.player.seat == gate.seat and len(line.sentences) == 1
+            point = str(gate.action).split()[1]
+            assert line.sentences[0].startswith(f"placed their gate on start point {point} (")
+            if n + 1 < len(gates):
+                assert [p.seat for p in post.calls] == [n + 1] and post.call_phase == "gates"
+            else:
+                assert [p.seat for p in post.calls] == [0, 1, 2] and post.call_phase == "draft"
+            assert post.next_reminder is not None
+        told = len(gates) + 1
         # nothing is told while anyone still drafts
-        assert [o.payload.kind for o in await owed(service, info.id)] == ["start"]
+        await play_moves(service, info, keeps[:-1])
+        assert len(await owed(service, info.id)) == told
         await play_moves(service, info, keeps[-1:])
-        kinds = [o.payload.kind for o in await owed(service, info.id)]
-        # the start, then one post that reveals every keep and calls the first gate
-        assert kinds == ["start", "turn"]
-        post = (await owed(service, info.id))[-1].payload
-        assert isinstance(post, TurnPost) and post.images == "none"
+        # one post reveals every player's four keeps, shows the board (the mountain is
+        # ready) and calls the first player to the first turn, with no ping of its own
+        [post] = [o.payload for o in await owed(service, info.id)][told:]
+        assert isinstance(post, TurnPost) and post.images == "board"
         assert [t.player.seat for t in post.lines] == [s.seat for s in info.seats]
         assert all(
             len(t.sentences) == 1 and t.sentences[0].startswith("kept a") for t in post.lines
         )
+        assert all(t.sentences[0].count(" in A") == 4 for t in post.lines)
         loaded = await service.load(info.id)
-        assert loaded.state is not None
-        first = loaded.state.current_seat
-        assert [p.seat for p in post.calls] == [first] and post.call_phase == "gates"
+        assert loaded.state is not None and loaded.state.phase == "play"
+        assert loaded.state.current_seat == 0
+        assert [p.seat for p in post.calls] == [0] and post.call_phase == "play"
+        assert post.seq == loaded.seq and len(loaded.state.board.gates) == 3
 
 
 async def test_a_stale_draft_button_is_refused_while_others_draft(tmp_path: Path) -> None:
     async with open_service(tmp_path / "g.db") as service:
         info = await started_game(service)
+        await place_gates(service, info)
         loaded = await service.load(info.id)
         mine = await service.seat_version(info.id, 0)
         # another player's keep does not make my button stale
@@ -184,14 +208,21 @@ async def test_ai_seats_are_a_flag_and_the_ai_owes_their_moves(tmp_path: Path) -
         with pytest.raises(Exception, match="creator"):
             await service.add_ai(game.id, B)
         info = await service.start(game.id, A)
-        # the AI's draft is owed at once; the people are reminded later
+        # the people place the first gates; then the AI's gate is owed at once
+        assert await service.owed_moves() == []
+        for seat in (0, 1):
+            state = (await service.load(info.id)).state
+            await service.act(info.id, user_of(info, seat), legal_actions(state, seat, "gate")[0])
         assert await service.owed_moves() == [(info.id, 2)]
-        assert await service.notifications.due_reminders() == []
         result = await service.play_owed_move(info.id, 2)
         assert result is not None and result.seat == 2 and result.user_id is None
+        assert result.notation.startswith("gate")
+        # so is the AI's draft; the people are reminded later
+        assert await service.owed_moves() == [(info.id, 2)]
+        assert await service.notifications.due_reminders() == []
         while await service.owed_moves():
             await service.play_owed_move(info.id, 2)
-        kept = [e for e in await service.log(info.id) if e.seat == 2]
+        kept = [e for e in await service.log(info.id) if e.seat == 2 and e.notation[:4] == "keep"]
         assert len(kept) == 4 and all(e.story for e in kept)
         clock.advance(timedelta(days=2))
         due = await service.notifications.due_reminders()
@@ -239,6 +270,7 @@ async def test_many_stalled_ai_games_never_crowd_out_a_reminder(tmp_path: Path) 
             await service.add_ai(game.id, 10_000 + n)
             stalled.append((await service.start(game.id, 10_000 + n)).id)
         humans = await started_game(service)
+        await place_gates(service, humans)  # both humans draft now
         clock.advance(timedelta(days=3))
         due = await service.notifications.due_reminders(limit=100)
         assert {(d.game_id, d.seat) for d in due} == {(humans.id, 0), (humans.id, 1)}

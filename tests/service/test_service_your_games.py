@@ -63,7 +63,8 @@ async def test_your_moves_come_first_then_running_games_lobbies_and_the_last_fin
         theirs = await game_of(service, ME, FRIEND)  # awaits only the friend, once I have played
         await play_until_not_awaited(service, theirs, ME)
         clock.advance(timedelta(hours=1))
-        mine_later = await game_of(service, FRIEND, ME)  # awaits me since later
+        mine_later = await game_of(service, FRIEND, ME)
+        await play_until_not_awaited(service, mine_later, FRIEND)  # awaits me since later
         clock.advance(timedelta(hours=1))
         lobby = await game_of(service, FRIEND, ME, start=False)
         finished = []

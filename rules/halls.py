@@ -1,0 +1,121 @@
+"""Great halls (step 3): a hall tile is dedicated exactly over the player's own tunnels;
+the tunnel parts it leaves uncovered stay on the board as smaller pieces."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from rules.actions import DedicateHall
+from rules.content import load_content
+from rules.errors import IllegalActionError
+from rules.grid import parse_cell
+from rules.mountain import Geometry, add_piece, check_on_mountain, geo, networks, own_network
+from rules.shapes import hall_variants, match_variant
+from rules.state import State
+
+
+def hall_placements(state: State, seat: int) -> Iterator[DedicateHall]:
+    """Every legal placement of every hall left: exactly over this player's tunnels."""
+    g = geo(state)
+    nets = networks(state)
+    own = own_network(state, seat)
+    tunnels = 0
+    for pid, pm in nets.piece_masks.items():
+        if nets.pieces[pid].kind == "tunnel" and pm & own:
+            tunnels |= pm
+    if not tunnels:
+        return
+    for hall_id in sorted(state.halls_left, key=_hall_order):
+        for variant in hall_variants(hall_id):
+            offs = [dy * g.stride + dx for dx, dy in variant.cells]
+            valid = tunnels
+            for o in offs:
+                valid &= tunnels >> o
+            while valid:
+                low = valid & -valid
+                valid ^= low
+                p = low.bit_length() - 1
+                cells = tuple(g.names[p + o] for o in offs)
+                altar = None if variant.mark is None else cells[variant.mark]
+                yield DedicateHall(hall_id, cells, altar)
+
+
+def dedicate_hall(state: State, seat: int, action: DedicateHall) -> None:
+    """Check and carry out a hall's dedication (turn and step are the caller's)."""
+    content = load_content()
+    g = geo(state)
+    nets = networks(state)
+    if action.hall not in state.halls_left:
+        known = {h.id for h in content.halls}
+        if action.hall not in known:
+            raise IllegalActionError(f"There is no great hall {action.hall!r}.", "no_such_hall")
+        raise IllegalActionError("That great hall has already been dedicated.", "hall_taken")
+    for cell in action.cells:
+        check_on_mountain(g, cell)
+    offsets = [parse_cell(c) for c in action.cells]
+    altar = None if action.altar is None else parse_cell(action.altar)
+    if match_variant(hall_variants(action.hall), offsets, altar) is None:
+        raise IllegalActionError(
+            "Those cells are not the shape of that great hall (mark its altar with *).",
+            "wrong_shape",
+        )
+    own = own_network(state, seat)
+    covered: dict[int, list[str]] = {}
+    for cell in action.cells:
+        piece = nets.piece_at(cell)
+        if piece is None:
+            raise IllegalActionError(
+                f"{cell} is not a tunnel: a great hall must lie on tunnels.", "not_tunnel"
+            )
+        if piece.kind != "tunnel":
+            raise IllegalActionError(
+                f"A great hall may not cover a {piece.kind} ({cell}).", "not_tunnel"
+            )
+        if not (1 << g.bit(cell)) & own:
+            raise IllegalActionError(f"{cell} is not in your network.", "not_yours")
+        covered.setdefault(piece.id, []).append(cell)
+
+    # -- carry it out ------------------------------------------------------------------
+    hall_cells = set(action.cells)
+    board = state.board
+    for pid in covered:
+        piece = nets.pieces[pid]
+        board.pieces.remove(piece)
+        rest = [c for c in piece.cells if c not in hall_cells]
+        if piece.pedestal is not None and piece.anchor in hall_cells:
+            board.lost_pedestals += 1
+        for part in _split(g, rest):
+            keeps_anchor = piece.anchor in part
+            add_piece(
+                state,
+                "tunnel",
+                piece.name,
+                piece.seat,
+                part,
+                mineral=piece.mineral,
+                anchor=piece.anchor if keeps_anchor else None,
+                pedestal=piece.pedestal if keeps_anchor else None,
+            )
+    add_piece(state, "hall", action.hall, seat, list(action.cells), altar=action.altar)
+    state.halls_left.remove(action.hall)
+
+
+def _split(g: Geometry, cells: list[str]) -> list[list[str]]:
+    """Split cells into edge-connected parts (each keeps the input order)."""
+    remaining = g.mask(cells)
+    parts = []
+    while remaining:
+        seed = remaining & -remaining
+        comp = seed
+        while True:
+            grown = g.spread(comp) & remaining
+            if grown == comp:
+                break
+            comp = grown
+        remaining &= ~comp
+        parts.append([c for c in cells if (1 << g.bit(c)) & comp])
+    return parts
+
+
+def _hall_order(hall_id: str) -> int:
+    return [h.id for h in load_content().halls].index(hall_id)

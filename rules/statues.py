@@ -1,0 +1,130 @@
+"""Statues on the board (step 4 and the statue spells): a cart moves an unearthed statue
+of the player's network within its piece or into a neighbouring one; the Dedication
+Ritual turns one into honor. (The heuristic player's view of statues is
+`rules.ai.statues`.)"""
+
+from __future__ import annotations
+
+from rules.actions import Pay, Payment
+from rules.content import load_content
+from rules.errors import IllegalActionError
+from rules.grid import parse_cell
+from rules.mountain import TIER_NAMES, check_on_mountain, geo, networks, own_network
+from rules.payment import available_tokens, spend
+from rules.resources import Resource
+from rules.state import State
+
+
+def statue_moves(state: State, seat: int, origin: str) -> list[str]:
+    """Cells the statue on `origin` may move to with one cart."""
+    g = geo(state)
+    nets = networks(state)
+    piece = nets.piece_at(origin)
+    if piece is None or origin not in state.board.statues:
+        return []
+    if not (1 << g.bit(origin)) & own_network(state, seat):
+        return []
+    pm = nets.piece_masks[piece.id]
+    reach = pm
+    near = g.spread(pm)
+    for _pid, mask in nets.piece_masks.items():
+        if mask & near:
+            reach |= mask
+    return [c for c in g.cells(reach) if c != origin and c not in state.board.statues]
+
+
+def movable_statues(state: State, seat: int) -> list[str]:
+    """The statues in this player's network, in reading order."""
+    g = geo(state)
+    own = own_network(state, seat)
+    return sorted(
+        (c for c in state.board.statues if (1 << g.bit(c)) & own),
+        key=lambda c: (parse_cell(c)[1], parse_cell(c)[0]),
+    )
+
+
+def cart_tokens(state: State, seat: int, clan: str) -> list[Pay]:
+    """Carts that may move a statue of `clan`, in default order (that clan's carts,
+    then wild carts on trolls, then storage)."""
+    tokens = [
+        t
+        for t in available_tokens(state, seat, held=True)
+        if t.resource == Resource.CART and (t.cart_clan is None or t.cart_clan.value == clan)
+    ]
+    return tokens
+
+
+def move_statue(
+    state: State, seat: int, origin: str, target: str, pay: Payment, *, free: bool = False
+) -> None:
+    """Check and carry out one statue move, paid with a cart unless `free` (a spell)."""
+    g = geo(state)
+    for cell in (origin, target):
+        check_on_mountain(g, cell)
+    clan = state.board.statues.get(origin)
+    if clan is None:
+        raise IllegalActionError(f"There is no statue on {origin}.", "no_statue")
+    nets = networks(state)
+    if nets.piece_at(origin) is None:
+        raise IllegalActionError(f"The statue on {origin} is still buried.", "buried")
+    if not (1 << g.bit(origin)) & own_network(state, seat):
+        raise IllegalActionError(f"The statue on {origin} is not in your network.", "not_yours")
+    if target not in statue_moves(state, seat, origin):
+        if target in state.board.statues:
+            raise IllegalActionError(f"{target} already holds a statue.", "occupied")
+        raise IllegalActionError(
+            f"A cart moves a statue within its tunnel or into an adjacent one; {target} is"
+            " neither.",
+            "too_far",
+        )
+    tokens: list[Pay] = []
+    if not free:
+        allowed = cart_tokens(state, seat, clan)
+        if pay is None:
+            if not allowed:
+                raise IllegalActionError(
+                    f"You need a wild cart or a {clan} cart to move this statue.", "cannot_afford"
+                )
+            tokens = [allowed[0]]
+        else:
+            if len(pay) != 1 or pay[0].resource != Resource.CART:
+                raise IllegalActionError(
+                    "A statue move is paid with exactly one cart.", "wrong_payment"
+                )
+            tok = pay[0]
+            if tok.cart_clan is not None and tok.cart_clan.value != clan:
+                raise IllegalActionError(
+                    f"A {tok.cart_clan.value} cart can only move {tok.cart_clan.value} statues.",
+                    "clan_cart",
+                )
+            if tok not in allowed:
+                raise IllegalActionError(f"You do not have that cart ({tok}).", "not_owned")
+            tokens = [tok]
+    spend(state, seat, tokens)
+    del state.board.statues[origin]
+    state.board.statues[target] = clan
+
+
+def statue_on_pedestal(state: State, cell: str) -> bool:
+    piece = networks(state).piece_at(cell)
+    return piece is not None and piece.anchor == cell and piece.pedestal is not None
+
+
+def dedication_value(state: State, seat: int, cell: str, forbidden_tiers: list[int]) -> int:
+    """Honor the Dedication Ritual gives for the statue on `cell` (or an error)."""
+    g = geo(state)
+    check_on_mountain(g, cell)
+    nets = networks(state)
+    piece = nets.piece_at(cell)
+    if cell not in state.board.statues or piece is None:
+        raise IllegalActionError(f"There is no unearthed statue on {cell}.", "no_statue")
+    if not (1 << g.bit(cell)) & own_network(state, seat):
+        raise IllegalActionError(f"The statue on {cell} is not in your network.", "not_yours")
+    if piece.kind == "hall":
+        raise IllegalActionError("Not for a statue in a great hall.", "in_hall")
+    if statue_on_pedestal(state, cell):
+        raise IllegalActionError("Not for a statue on a pedestal.", "on_pedestal")
+    tier = g.tier(cell)
+    if tier in forbidden_tiers:
+        raise IllegalActionError(f"Not for a statue on the {TIER_NAMES[tier - 1]} tier.", "tier")
+    return load_content().tables.statue_values[tier - 1]

@@ -1,0 +1,189 @@
+"""Where the game and the turn stand, and which kinds of action each allows.
+
+The game goes through phases: the gates (placed in turn order) and the starting-troll
+draft (everyone at once) in the order of `GameConfig.setup_phases`, then play, then
+over. In play the turn is a step machine:
+
+    1  cast one spell and/or use one workshop (either order)
+    2  recruit or dig (mandatory unless neither is possible)
+    3  dedicate one great hall
+    4  move statues
+    the 4-for-1 trade is allowed at any point of your turn; `end` closes the turn.
+
+`PHASE_KINDS` and `TURN_STEPS` write this down once. The engine reads it before an
+action (`check`, which raises the refusal a player sees) and after it (`advance`); the
+legal-move generators and the heuristic player ask `allows`. Whether an action of an
+allowed kind is possible (a purse, a board, a horde) is the business of the module of
+its rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules import horde, tunnels
+from rules.content import load_content
+from rules.errors import GameOverError, IllegalActionError, NotYourTurnError, RulesError
+from rules.state import Phase, State
+
+KINDS = ("keep", "gate", "cast", "use", "trade", "recruit", "dig", "hall", "move", "end")
+TURN_KINDS = ("cast", "use", "trade", "recruit", "dig", "hall", "move", "end")
+
+PHASE_KINDS: dict[Phase, tuple[str, ...]] = {
+    "gates": ("gate",),  # one seat at a time, in turn order
+    "draft": ("keep",),  # every seat still drafting, at once
+    "play": TURN_KINDS,  # the seat whose turn it is, as `TURN_STEPS` allows
+    "over": (),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """What a player is told when the turn does not allow an action, and its code."""
+
+    message: str
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class StepRule:
+    """When in the turn one kind of action may come, and where the turn stands after.
+
+    The turn's `step` is where the last action left it (1 at the start)."""
+
+    until: int  # the last step it may come at
+    late: Refusal | None = None  # past `until` (for the main action: also once done)
+    waits: Refusal | None = None  # while a recruit or dig is still due
+    main: bool = False  # the main action of step 2: once per turn (`Turn.main_done`)
+    spell: bool = False  # a spell: once per turn (`Turn.spell_cast`)
+    then: int | None = None  # the step the turn moves on to after it
+
+
+def _too_late(what: str) -> Refusal:
+    return Refusal(
+        f"Too late to {what}: spells and workshops come before recruiting or digging.",
+        "out_of_order",
+    )
+
+
+def _main_first(what: str) -> Refusal:
+    return Refusal(f"Recruit a troll or dig a tunnel first; then you may {what}.", "out_of_order")
+
+
+MAIN_DONE = Refusal("You have already recruited or dug this turn.", "step_done")
+ONE_SPELL = Refusal("You have already cast a spell this turn.", "one_spell")
+HALL_LATE = Refusal("Great halls come before moving statues, one per turn.", "out_of_order")
+MUST_ACT = Refusal("You must recruit a troll or dig a tunnel before ending your turn.", "must_act")
+
+TURN_STEPS: dict[str, StepRule] = {
+    "cast": StepRule(until=1, late=_too_late("cast a spell"), spell=True),
+    "use": StepRule(until=1, late=_too_late("use a workshop")),
+    "trade": StepRule(until=4),
+    "recruit": StepRule(until=2, late=MAIN_DONE, main=True, then=3),
+    "dig": StepRule(until=2, late=MAIN_DONE, main=True, then=3),
+    "hall": StepRule(until=3, waits=_main_first("dedicate a great hall"), late=HALL_LATE, then=4),
+    "move": StepRule(until=4, waits=_main_first("move statues"), then=4),
+    "end": StepRule(until=4, waits=MUST_ACT),
+}
+
+
+def allows(state: State, seat: int, kind: str) -> bool:
+    """Whether where the game and the turn stand lets `seat` take an action of `kind`
+    now (whether one is possible is for the rule of that kind)."""
+    return refusal(state, seat, kind) is None
+
+
+def check(state: State, seat: int, kind: str) -> None:
+    """Raise the refusal `seat` gets for an action of `kind` now, if any."""
+    error = refusal(state, seat, kind)
+    if error is not None:
+        raise error
+
+
+def refusal(state: State, seat: int, kind: str) -> RulesError | None:
+    """Why `seat` may not take an action of `kind` now (None: the game and the turn
+    allow it). Checked in this order: the game's end, the phase, whose go it is, then
+    the turn's steps."""
+    if state.phase == "over":
+        return GameOverError("The game is over.")
+    if kind == "keep":
+        return _draft_refusal(state, seat)
+    if kind == "gate":
+        return _gate_refusal(state, seat)
+    turn = state.turn
+    if kind not in PHASE_KINDS[state.phase] or turn is None:
+        return IllegalActionError(
+            "The game has not started yet: finish placing gates and the draft first.",
+            "not_playing",
+        )
+    if turn.seat != seat:
+        return NotYourTurnError(f"It is {state.players[turn.seat].colour}'s turn.")
+    rule = TURN_STEPS[kind]
+    found = None
+    if rule.waits is not None and main_due(state, seat):
+        found = rule.waits
+    elif rule.late is not None and (turn.step > rule.until or (rule.main and turn.main_done)):
+        found = rule.late
+    elif rule.spell and turn.spell_cast:
+        found = ONE_SPELL
+    return None if found is None else IllegalActionError(found.message, found.code)
+
+
+def advance(state: State, kind: str) -> None:
+    """Where the turn stands after an action of `kind` was carried out."""
+    rule = TURN_STEPS.get(kind)
+    turn = state.turn
+    if rule is None or turn is None:
+        return
+    if rule.main:
+        turn.main_done = True
+    if rule.spell:
+        turn.spell_cast = True
+    if rule.then is not None:
+        turn.step = rule.then
+
+
+def main_due(state: State, seat: int) -> bool:
+    """Whether step 2 still obliges `seat` to recruit or dig (before a great hall,
+    statue moves or the end of the turn): it is their turn, the main action is not
+    done and one is possible."""
+    turn = state.turn
+    if turn is None or turn.seat != seat or turn.main_done or turn.step > 2:
+        return False
+    return horde.can_recruit(state, seat) or tunnels.can_dig(state, seat)
+
+
+def seats_to_act(state: State) -> list[int]:
+    """Who may act now: everyone still drafting, or the one seat whose turn it is."""
+    if state.phase == "draft":
+        return [p.seat for p in state.players if _drafting(state, p.seat)]
+    seat = state.current_seat
+    return [] if seat is None else [seat]
+
+
+def _drafting(state: State, seat: int) -> bool:
+    return len(state.players[seat].pyramid) < load_content().pieces.starting_draft_keeps
+
+
+def _draft_refusal(state: State, seat: int) -> RulesError | None:
+    if "keep" not in PHASE_KINDS[state.phase]:
+        if state.phase == "gates" and state.config.gates_first:
+            return IllegalActionError(
+                "The starting-troll draft begins once every gate is placed.", "not_drafting"
+            )
+        return IllegalActionError("The starting-troll draft is over.", "not_drafting")
+    if not _drafting(state, seat):
+        return IllegalActionError("You have already kept your four starting trolls.", "draft_done")
+    return None
+
+
+def _gate_refusal(state: State, seat: int) -> RulesError | None:
+    if "gate" not in PHASE_KINDS[state.phase]:
+        when = "before" if state.config.gates_first else "after"
+        return IllegalActionError(f"Gates are placed {when} the starting-troll draft.", "not_gates")
+    if state.gate_seat != seat:
+        return NotYourTurnError(
+            f"Gates are placed in turn order: it is {state.players[state.gate_seat or 0].colour}'s"
+            " turn to place one."
+        )
+    return None

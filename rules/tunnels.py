@@ -1,0 +1,378 @@
+"""Digging tunnels: where a tile may go, what a dig costs and scores, and the pedestal
+and workshops it may bring (the dig of step 2 and of Summon Rockeater alike).
+
+A tunnel goes inside the mountain, on free cells (no tile, gate, workshop site or
+Heart), touching the digger's network along an edge and no opponent's network at all
+(see `rules.mountain` for networks).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+
+from rules.actions import Dig
+from rules.content import load_content
+from rules.errors import IllegalActionError
+from rules.grid import parse_cell
+from rules.mountain import (
+    TIER_NAMES,
+    Geometry,
+    add_piece,
+    check_on_mountain,
+    geo,
+    networks,
+    opponents_networks,
+    own_network,
+)
+from rules.payment import gain, owned_counts, resolve_payment, spend
+from rules.resources import MINERALS, STATUE_CLANS, Clan, Resource
+from rules.shapes import Variant, match_variant, tunnel_size, tunnel_variants
+from rules.state import PedestalToken, State
+
+FLAG_FREE_RUBBLE = "free_rubble"
+FLAG_RICHER_VEIN = "richer_vein"
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a tunnel tile could go: its shape, orientation and covered cells."""
+
+    shape: str
+    variant: Variant
+    origin: int  # bit of the variant's (0, 0) offset
+    offsets: tuple[int, ...]  # bit offsets of the variant's cells
+    mask: int
+    rubble: int  # rubble spaces covered (hammers needed)
+    names: dict[int, str]
+
+    @property
+    def cells(self) -> tuple[str, ...]:
+        return tuple(self.names[self.origin + o] for o in self.offsets)
+
+    @property
+    def anchor(self) -> str | None:
+        mark = self.variant.mark
+        return None if mark is None else self.names[self.origin + self.offsets[mark]]
+
+    @property
+    def size(self) -> int:
+        return len(self.offsets)
+
+
+def placements(state: State, seat: int) -> Iterator[Placement]:
+    """Every legal position for every tile left in the supply, ignoring cost: inside
+    the mountain, on free cells (no tile, gate, workshop site or Heart), touching this
+    player's network along an edge and no opponent's network at all. Stable order:
+    tiles in data order, then orientations, then cells in reading order."""
+    g = geo(state)
+    for shape, variant, offs, hits in placement_hits(state, seat):
+        while hits:
+            low = hits & -hits
+            hits ^= low
+            yield make_placement(g, shape, variant, offs, low.bit_length() - 1)
+
+
+def placement_hits(state: State, seat: int) -> Iterator[tuple[str, Variant, tuple[int, ...], int]]:
+    """Per tile orientation, the mask of origins where it can legally go. A shape fits
+    at origin p when every cell p + offset is free: the AND of the free mask shifted
+    down by each offset; it touches the network when any cell does (an OR)."""
+    g = geo(state)
+    nets = networks(state)
+    own = own_network(state, seat)
+    if not own:
+        return
+    free = g.area & ~nets.occupied & ~g.sites & ~g.spread(opponents_networks(state, seat))
+    touch = g.spread(own) & free
+    for tile in load_content().tunnels:
+        if state.tunnels_left.get(tile.id, 0) <= 0:
+            continue
+        for variant, offs in _variant_offsets(tile.id, g.stride):
+            valid = free
+            touching = 0
+            for o in offs:
+                valid &= free >> o
+                touching |= touch >> o
+            if valid & touching:
+                yield tile.id, variant, offs, valid & touching
+
+
+def make_placement(
+    g: Geometry, shape: str, variant: Variant, offs: tuple[int, ...], origin: int
+) -> Placement:
+    mask = 0
+    for o in offs:
+        mask |= 1 << (origin + o)
+    return Placement(shape, variant, origin, offs, mask, (mask & g.rubble).bit_count(), g.names)
+
+
+@cache
+def _variant_offsets(shape: str, stride: int) -> tuple[tuple[Variant, tuple[int, ...]], ...]:
+    return tuple((v, tuple(dy * stride + dx for dx, dy in v.cells)) for v in tunnel_variants(shape))
+
+
+def has_minerals_for_a_tunnel(state: State, seat: int) -> bool:
+    """True if the player owns enough of one mineral for the smallest tunnel left."""
+    sizes = [tunnel_size(t) for t, n in state.tunnels_left.items() if n > 0]
+    if not sizes:
+        return False
+    counts = owned_counts(state, seat)
+    return any(counts[m] >= min(sizes) for m in MINERALS)
+
+
+def affordable(state: State, seat: int, p: Placement, counts: Counter[Resource]) -> list[Resource]:
+    """Minerals this player could pay this placement with (hammers included)."""
+    size = p.size
+    hammers = 0 if FLAG_FREE_RUBBLE in state.turn_flags() else p.rubble
+    if counts[Resource.HAMMER] < hammers:
+        return []
+    return [m for m in MINERALS if counts[m] >= size]
+
+
+def can_dig(state: State, seat: int) -> bool:
+    """Whether some tunnel can be dug now with what the player owns."""
+    if not has_minerals_for_a_tunnel(state, seat):
+        return False
+    counts = owned_counts(state, seat)
+    biggest = max(counts[m] for m in MINERALS)
+    hammers = 99 if FLAG_FREE_RUBBLE in state.turn_flags() else counts[Resource.HAMMER]
+    return any(p.size <= biggest and p.rubble <= hammers for p in placements(state, seat))
+
+
+# --- what a dig may bring: a pedestal on its anchor, workshops beside it ----------------
+
+
+def pedestal_refusal(
+    state: State, seat: int, anchor: str | None, clan: Clan
+) -> IllegalActionError | None:
+    """Why a dig may not put a `clan` pedestal on the tile's anchor, or None if it may:
+    the tile needs an anchor, the player a pedestal of that clan in storage, and the
+    anchor's tier must still have that clan's spot on the pedestal track."""
+    if anchor is None:
+        return IllegalActionError("This tile has no anchor for a pedestal.", "no_anchor")
+    if state.account_of(seat).pedestals.get(clan.value, 0) < 1:
+        return IllegalActionError(f"You have no {clan.value} pedestal in storage.", "no_pedestal")
+    tier = geo(state).tier(anchor)
+    if state.pedestal_track.get(f"{tier}:{clan.value}") is None:
+        return IllegalActionError(
+            f"A {clan.value} pedestal already stands on the"
+            f" {TIER_NAMES[tier - 1]} tier: only one per clan per tier.",
+            "pedestal_tier_used",
+        )
+    return None
+
+
+def dig_pedestals(state: State, seat: int, anchor: str | None) -> tuple[Clan, ...]:
+    """The pedestals a dig may put on this anchor (`pedestal_refusal` finds none)."""
+    if anchor is None:
+        return ()
+    return tuple(c for c in STATUE_CLANS if pedestal_refusal(state, seat, anchor, c) is None)
+
+
+def workshop_refusal(
+    state: State, around: int, site: str, workshop: str, supply: Counter[str]
+) -> IllegalActionError | None:
+    """Why a dig whose tunnel touches the cells of `around` (its mask spread by one)
+    may not establish `workshop` on `site`, or None if it may: an empty workshop site
+    next to the tunnel, and that workshop still in `supply`."""
+    g = geo(state)
+    if site not in g.bits or not (1 << g.bit(site)) & g.sites:
+        return IllegalActionError(f"{site} is not a workshop site.", "no_site")
+    if site in state.board.workshops:
+        return IllegalActionError(f"The site {site} already has a workshop.", "site_taken")
+    if not around & (1 << g.bit(site)):
+        return IllegalActionError(
+            f"The site {site} is not next to the new tunnel.", "site_not_adjacent"
+        )
+    if supply[workshop] <= 0:
+        return IllegalActionError(
+            f"There is no {workshop!r} workshop left in the supply.", "no_workshop_left"
+        )
+    return None
+
+
+def workshop_choices(state: State, mask: int) -> list[str]:
+    """Empty workshop sites next to a tunnel mask."""
+    g = geo(state)
+    near = g.spread(mask) & g.sites
+    return [s for s in g.cells(near) if s not in state.board.workshops]
+
+
+def dig_workshops(state: State, mask: int) -> tuple[tuple[str, str], ...]:
+    """Each (site, workshop) a dig covering `mask` may establish alone."""
+    around = geo(state).spread(mask)
+    supply = Counter(state.workshop_supply)
+    return tuple(
+        (site, w)
+        for site in workshop_choices(state, mask)
+        for w in sorted(supply)
+        if workshop_refusal(state, around, site, w, supply) is None
+    )
+
+
+def _workshop_plans(
+    state: State, around: int, sites: list[str], supply: Counter[str]
+) -> Iterator[tuple[tuple[str, str], ...]]:
+    """Each way to fill some of `sites` from the supply (leaving a site empty first)."""
+    if not sites:
+        yield ()
+        return
+    site, rest = sites[0], sites[1:]
+    yield from _workshop_plans(state, around, rest, supply)
+    for workshop in sorted(supply):
+        if workshop_refusal(state, around, site, workshop, supply) is not None:
+            continue
+        supply[workshop] -= 1
+        for plan in _workshop_plans(state, around, rest, supply):
+            yield ((site, workshop), *plan)
+        supply[workshop] += 1
+
+
+# --- the dig -----------------------------------------------------------------------------
+
+
+def dig(state: State, seat: int, action: Dig) -> None:
+    """Check and carry out a dig (turn and step are the caller's business)."""
+    content = load_content()
+    g = geo(state)
+    nets = networks(state)
+    if state.tunnels_left.get(action.shape, 0) <= 0:
+        known = {t.id for t in content.tunnels}
+        if action.shape not in known:
+            raise IllegalActionError(f"There is no tunnel tile {action.shape!r}.", "no_such_tile")
+        raise IllegalActionError(f"No {action.shape} tunnel tiles are left.", "no_tile_left")
+    for cell in action.cells:
+        check_on_mountain(g, cell)
+    offsets = [parse_cell(c) for c in action.cells]
+    anchor = None if action.anchor is None else parse_cell(action.anchor)
+    if match_variant(tunnel_variants(action.shape), offsets, anchor) is None:
+        mark = (
+            " with its anchor (*) where the tile has one" if tunnel_size(action.shape) < 5 else ""
+        )
+        raise IllegalActionError(
+            f"Those cells are not the shape of a {action.shape} tile{mark}.", "wrong_shape"
+        )
+    mask = g.mask(action.cells)
+    for cell in action.cells:
+        b = 1 << g.bit(cell)
+        if b & nets.occupied:
+            raise IllegalActionError(f"{cell} is already dug.", "occupied", cell)
+        if b & g.sites:
+            raise IllegalActionError(
+                f"{cell} is a workshop site: tunnels may not cover it.", "site", cell
+            )
+    own = own_network(state, seat)
+    if not g.spread(own) & mask:
+        raise IllegalActionError(
+            "A new tunnel must touch your own network along an edge.", "not_connected"
+        )
+    _check_opponents(state, seat, mask)
+    rubble = (mask & g.rubble).bit_count()
+    hammers = 0 if FLAG_FREE_RUBBLE in state.turn_flags() else rubble
+    size = len(action.cells)
+    need = [action.mineral] * size + [Resource.HAMMER] * hammers
+    account = state.account_of(seat)
+    if action.pedestal is not None:
+        refusal = pedestal_refusal(state, seat, action.anchor, action.pedestal)
+        if refusal is not None:
+            raise refusal
+    supply = Counter(state.workshop_supply)
+    around = g.spread(mask)
+    for site, workshop in action.workshops:
+        refusal = workshop_refusal(state, around, site, workshop, supply)
+        if refusal is not None:
+            raise refusal
+        supply[workshop] -= 1
+    tokens = resolve_payment(state, seat, need, action.pay, what=f"the {action.shape} tunnel")
+
+    # -- carry it out ------------------------------------------------------------------
+    spend(state, seat, tokens)
+    account.tunnel_honor += tunnel_score(state, size, action.mineral)
+    for b, res in g.buried.items():
+        if mask >> b & 1:
+            gain(state, seat, [res])
+    add_piece(
+        state,
+        "tunnel",
+        action.shape,
+        seat,
+        list(action.cells),
+        mineral=action.mineral.value,
+        anchor=action.anchor,
+        pedestal=None if action.pedestal is None else action.pedestal.value,
+    )
+    if action.pedestal is not None and action.anchor is not None:
+        tier = g.tier(action.anchor)
+        track_key = f"{tier}:{action.pedestal.value}"
+        value = state.pedestal_track[track_key]
+        assert value is not None
+        account.pedestals[action.pedestal.value] -= 1
+        state.pedestal_track[track_key] = None
+        account.tokens.append(PedestalToken(tier, action.pedestal.value, value))
+    for site, workshop in action.workshops:
+        state.workshop_supply.remove(workshop)
+        state.board.workshops[site] = workshop
+    state.tunnels_left[action.shape] -= 1
+
+
+def dig_options(
+    state: State, seat: int, p: Placement, counts: Counter[Resource] | None = None
+) -> Iterator[Dig]:
+    """Every legal dig at one placement: each affordable mineral, each pedestal choice
+    (none first) and each way to establish workshops on the empty sites next to it."""
+    if counts is None:
+        counts = owned_counts(state, seat)
+    minerals = affordable(state, seat, p, counts)
+    if not minerals:
+        return
+    pedestals: list[Clan | None] = [None, *dig_pedestals(state, seat, p.anchor)]
+    around = geo(state).spread(p.mask)
+    sites = workshop_choices(state, p.mask)
+    site_plans = list(_workshop_plans(state, around, sites, Counter(state.workshop_supply)))
+    for mineral in minerals:
+        for ped in pedestals:
+            for plan in site_plans:
+                yield Dig(p.shape, p.cells, p.anchor, mineral, ped, plan)
+
+
+def dig_actions(state: State, seat: int) -> Iterator[Dig]:
+    """Every legal dig with what the player owns (turn and step aside)."""
+    if not has_minerals_for_a_tunnel(state, seat):
+        return
+    counts = owned_counts(state, seat)
+    for p in placements(state, seat):
+        yield from dig_options(state, seat, p, counts)
+
+
+def tunnel_score(state: State, size: int, mineral: Resource) -> int:
+    """Honor for a tunnel of `size` paid in `mineral` (Richer Vein: as the next mineral
+    up, the best one two more)."""
+    content = load_content()
+    if FLAG_RICHER_VEIN not in state.turn_flags():
+        return content.tunnel_score(size, mineral)
+    i = MINERALS.index(mineral)
+    if i + 1 < len(MINERALS):
+        return content.tunnel_score(size, MINERALS[i + 1])
+    return content.tunnel_score(size, mineral) + 2
+
+
+def _check_opponents(state: State, seat: int, mask: int) -> None:
+    g = geo(state)
+    nets = networks(state)
+    opp = opponents_networks(state, seat)
+    touching = g.spread(mask) & opp
+    if not touching:
+        return
+    for other, net in nets.own.items():
+        if net & touching:
+            cell = g.cells(g.spread(net) & mask)[0]
+            colour = state.players[other].colour.capitalize()
+            raise IllegalActionError(
+                f"That tunnel would touch {colour}'s network at {cell}; only diagonal contact"
+                " with another player's network is allowed.",
+                "touches_opponent",
+                cell,
+            )
+    raise AssertionError("unreachable")  # pragma: no cover
