@@ -8,6 +8,7 @@ symbols in a trollsmoot, horde cards, bribes and pedestals, workshops on sites.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +21,15 @@ from rules.legal import KINDS, legal_actions
 from rules.pyramid import horde_position
 from rules.resources import Resource, symbol_name
 from rules.state import State, Troll
+
+
+def rulebook_text() -> str:
+    """The English rulebook beside the project (`../shared/seeds/`), whitespace folded,
+    for tests that check a quoted line is really the rulebook's; skips without it."""
+    path = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "hotmk-rules-en.txt"
+    if not path.exists():
+        pytest.skip("the rulebook text is not beside the project")
+    return " ".join(path.read_text(encoding="utf-8").split())
 
 
 def gated_game(players: int = 2, seed: int = 1, **options: Any) -> Game:

@@ -9,11 +9,13 @@ from helpers import (
     empty_trolls,
     fill_pyramid,
     horde_bribes,
+    rulebook_text,
     set_horde,
     set_storage,
     storage,
 )
 
+from rules.actions import Recruit
 from rules.errors import IllegalActionError
 from rules.game import Game
 from rules.legal import legal_actions
@@ -99,6 +101,33 @@ def test_level3_recruit_lets_you_choose_a_pedestal() -> None:
     game.play(0, "recruit 3.1 B1 moon")
     assert game.state.account_of(0).pedestals["moon"] == 1
     assert game.state.bag.count("moon") == moons - 1
+
+
+LEVEL3 = (
+    "If it was a Level-3 troll you may look through the draw bag and take a remaining"
+    " pedestal of your choice (if there are any) into your storage."
+)
+
+
+def test_a_level3_recruit_may_decline_the_pedestal() -> None:
+    """ "you may look through the draw bag and take a remaining pedestal" (PL "gracz
+    może", ES "puedes"): taking none is allowed."""
+    assert LEVEL3 in rulebook_text()
+    game = _game(coins=5)
+    bag = list(game.state.bag)
+    assert bag, "the bag holds pedestals"
+    assert Recruit("3.1", "B1", None) in legal_actions(game.state, 0, "recruit")
+    game.play(0, "recruit 3.1 B1")
+    assert game.state.bag == bag
+    assert sum(game.state.account_of(0).pedestals.values()) == 0
+
+
+def test_a_level3_recruit_may_take_a_pedestal_of_its_choice_still_in_the_bag() -> None:
+    game = _game(coins=5)
+    game.state.bag = [c for c in game.state.bag if c != "ice"]
+    _refused(game, "recruit 3.1 B1 ice", "no_pedestal")
+    game.play(0, "recruit 3.1 B1 moon")
+    assert game.state.account_of(0).pedestals["moon"] == 1
 
 
 def test_level3_recruit_with_an_empty_bag_takes_no_pedestal() -> None:

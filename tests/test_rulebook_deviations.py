@@ -7,8 +7,6 @@ checked against an edition-1 game: a stored game never stops replaying.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from helpers import (
     cards,
@@ -16,6 +14,7 @@ from helpers import (
     empty_trolls,
     open_workshop,
     put_troll,
+    rulebook_text,
     set_storage,
     shows,
     storage,
@@ -52,15 +51,8 @@ STEP_D = "D Each player assembles the starting trolls in their own trollsmoot."
 
 
 def test_the_rulebook_orders_gates_before_the_draft() -> None:
-    text = open_rulebook()
+    text = rulebook_text()
     assert text.index(STEP_C) < text.index(STEP_D)
-
-
-def open_rulebook() -> str:
-    path = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "hotmk-rules-en.txt"
-    if not path.exists():
-        pytest.skip("the rulebook text is not beside the project")
-    return " ".join(path.read_text(encoding="utf-8").split())
 
 
 def test_a_new_game_places_gates_in_turn_order_before_anyone_drafts() -> None:
@@ -119,44 +111,7 @@ def test_a_game_stored_before_edition_2_still_drafts_first_and_replays() -> None
     assert Game.new(players=2, seed=4).config.edition == EDITION == 2
 
 
-# --- a level-3 recruit *may* take a pedestal ---------------------------------------
-
-LEVEL3 = (
-    "If it was a Level-3 troll you may look through the draw bag and take a remaining"
-    " pedestal of your choice (if there are any) into your storage."
-)
-
-
-def _recruit_game(coins: int) -> Game:
-    game = drafted_game(players=2, seed=5)
-    empty_trolls(game.state, 0)
-    set_storage(game.state, 0, coin=coins)
-    for row in game.state.horde:
-        for hs in row:
-            hs.bribes = []
-    return game
-
-
-def test_a_level3_recruit_may_decline_the_pedestal() -> None:
-    """ "you may look through the draw bag and take a remaining pedestal" (PL "gracz
-    może", ES "puedes"): taking none is allowed."""
-    assert LEVEL3 in open_rulebook()
-    game = _recruit_game(coins=5)
-    bag = list(game.state.bag)
-    assert bag, "the bag holds pedestals"
-    assert Recruit("3.1", "B1", None) in legal_actions(game.state, 0, "recruit")
-    game.play(0, "recruit 3.1 B1")
-    assert game.state.bag == bag
-    assert sum(game.state.account_of(0).pedestals.values()) == 0
-
-
-def test_a_level3_recruit_may_take_a_pedestal_of_its_choice_still_in_the_bag() -> None:
-    game = _recruit_game(coins=5)
-    game.state.bag = [c for c in game.state.bag if c != "ice"]
-    _refused(game, 0, "recruit 3.1 B1 ice", "no_pedestal")
-    game.play(0, "recruit 3.1 B1 moon")
-    assert game.state.account_of(0).pedestals["moon"] == 1
-
+# --- a level-3 recruit *may* take a pedestal: tests/test_recruit.py (LEVEL3) -------
 
 # --- clan carts only move their clan's statues -------------------------------------
 
@@ -185,7 +140,7 @@ def _cart_game(edition: int = EDITION) -> Game:
 def test_a_clan_cart_pays_for_no_trade() -> None:
     """ "clan carts that may only be spent to move a statue belonging to that clan"
     (PL "wyłącznie", ES "sólo")."""
-    assert CLAN_CARTS in open_rulebook()
+    assert CLAN_CARTS in rulebook_text()
     game = _cart_game()
     set_storage(game.state, 0, stone=3)
     error = _refused(
