@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "bot")
 
 from bot_harness import draft_all, open_game, running_bot
 
-from rules.engine import seats_to_act
 from rules.selfplay import random_action
+from rules.steps import seats_to_act
 
 
 async def main() -> None:

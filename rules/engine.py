@@ -39,7 +39,6 @@ from rules.errors import IllegalActionError
 from rules.payment import gain, resolve_payment, spend
 from rules.pyramid import new_troll
 from rules.state import State, Turn
-from rules.steps import seats_to_act as seats_to_act
 
 # actions after which undo is impossible because they revealed hidden cards
 BARRIER_KINDS = (Keep, Recruit)

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.service.protocol import Announce, Voice
-from rules import engine
+from rules import engine, steps
 from rules.actions import Action, format_action, parse_action
 from rules.ai import choose_action
 from rules.game import game_from_record
@@ -45,7 +45,7 @@ class MountainKingRules:
         return tuple(p.team for p in state.players)
 
     def to_act(self, state: State) -> tuple[int, ...]:
-        return tuple(engine.seats_to_act(state))
+        return tuple(steps.seats_to_act(state))
 
     def phase(self, state: State) -> str:
         return state.phase

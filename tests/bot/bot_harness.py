@@ -23,10 +23,10 @@ from bot.service import GameService, MountainKingRules
 from bot.settings import Settings
 from bot.store.sqlite import SqliteStore
 from rules.actions import Action
-from rules.engine import seats_to_act
 from rules.legal import legal_actions
 from rules.selfplay import random_action
 from rules.state import State
+from rules.steps import seats_to_act
 
 SETTLE_TIMEOUT = 30.0
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from bot_harness import buttons_of, run_duties, running_bot
 
-from rules.engine import seats_to_act
 from rules.legal import legal_actions
 from rules.selfplay import random_action
+from rules.steps import seats_to_act
 
 
 async def test_creator_adds_an_ai_player_who_plays_its_own_turns(tmp_path: Path) -> None:

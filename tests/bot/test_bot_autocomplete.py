@@ -15,12 +15,12 @@ from bot_harness import open_game, running_bot, set_up
 
 from bot.client import MountainBot
 from rules.actions import Dig, Recruit, format_cells
-from rules.engine import seats_to_act
 from rules.legal import legal_actions
 from rules.payment import owned_counts
 from rules.resources import MINERALS
 from rules.selfplay import random_action
 from rules.state import State
+from rules.steps import seats_to_act
 
 
 async def _first_turn(env: simcord.Env, bot: MountainBot) -> tuple[Any, int, State, int, Any, Any]:

@@ -15,8 +15,8 @@ from typing import Any
 from bot_harness import buttons_of, open_game, running_bot, set_up
 
 from bot.client import MountainBot
-from rules.engine import seats_to_act
 from rules.selfplay import random_action
+from rules.steps import seats_to_act
 
 # a private reply speaks to its player: never of "their gate", "their turn", ...
 THIRD_PERSON = re.compile(r"\b(their|they|them)\b", re.IGNORECASE)

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot_harness import open_game, running_bot, set_up
 
-from rules.engine import seats_to_act
+from rules.steps import seats_to_act
 
 # none of these completes a legal action in any option below
 JUNK = ["", "💥", "A1 A2 A3", "x" * 90, "dig dig", "9.9", "Z99", "fire-cart@store", "-1"]

@@ -15,9 +15,9 @@ from bot.help_texts import SHARED
 from bot.texts import NOT_STARTED
 from render import pyramid_png
 from rules.actions import Dig
-from rules.engine import seats_to_act
 from rules.legal import legal_actions
 from rules.selfplay import random_action
+from rules.steps import seats_to_act
 
 LOOKS: list[tuple[str, dict[str, Any], str | None]] = [
     ("mk board", {}, "board.png"),

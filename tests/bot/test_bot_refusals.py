@@ -10,8 +10,8 @@ from typing import Any
 from bot_harness import buttons_of, open_game, pngs, running_bot, set_up
 
 from bot.texts import DRAFT_NOT_YET
-from rules.engine import seats_to_act
 from rules.legal import legal_actions
+from rules.steps import seats_to_act
 
 
 async def _started(env: Any, bot: Any) -> tuple[Any, Any, dict[int, Any], Any, int, Any]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot_harness import open_game, run_duties, running_bot, scheduler
 
-from rules.engine import seats_to_act
+from rules.steps import seats_to_act
 
 
 class Clock:

@@ -32,7 +32,7 @@ from discord import app_commands
 from bot.choices import MAX_CHOICES, MAX_TEXT, Legal
 from bot.client import MountainBot
 from rules.actions import Recruit, format_cells, parse_action
-from rules.engine import apply, seats_to_act
+from rules.engine import apply
 from rules.errors import RulesError
 from rules.legal import (
     KINDS,
@@ -44,6 +44,7 @@ from rules.legal import (
 )
 from rules.selfplay import random_action
 from rules.state import State
+from rules.steps import seats_to_act
 
 Filled = dict[str, str]
 

@@ -23,8 +23,8 @@ from bot_harness import (
     set_up,
 )
 
-from rules.engine import seats_to_act
 from rules.legal import legal_actions
+from rules.steps import seats_to_act
 
 
 class Clock:

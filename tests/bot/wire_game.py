@@ -9,8 +9,8 @@ from typing import Any
 from fake_discord import CHANNEL_ID, GUILD_ID
 
 from bot.service import GameService
-from rules.engine import seats_to_act
 from rules.legal import legal_actions
+from rules.steps import seats_to_act
 
 ALICE, BOB = "930000000000000001", "930000000000000002"
 
