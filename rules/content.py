@@ -176,10 +176,6 @@ SpellEffect = Annotated[
     Field(discriminator="kind"),
 ]
 
-# Effects that need the board (tunnels, statues); the board issue carries them out.
-BOARD_EFFECTS = frozenset({"dig", "dedicate", "move_statue"})
-
-
 class SpellInfo(_Model):
     id: str
     name: str
