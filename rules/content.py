@@ -176,6 +176,7 @@ SpellEffect = Annotated[
     Field(discriminator="kind"),
 ]
 
+
 class SpellInfo(_Model):
     id: str
     name: str
