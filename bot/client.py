@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.courier import Courier, Delivery
+from bot.i18n.commands import CommandTranslator
 from bot.service import (
     ActResult,
     GameInfo,
@@ -68,16 +69,22 @@ class MountainBot(commands.Bot):
         self._on_error = on_error
 
     async def setup_hook(self) -> None:
-        self.tree.error(self.report)
-        self.tree.add_command(self.mk)
-        for make in self._features:
-            await self.install(make(self))
+        await self.add_commands()
+        # names and descriptions in the Polish and Spanish clients' languages
+        await self.tree.set_translator(CommandTranslator())
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+
+    async def add_commands(self) -> None:
+        """Install every feature: `/mk` and its subcommands on the tree (not synced)."""
+        self.tree.error(self.report)
+        self.tree.add_command(self.mk)
+        for make in self._features:
+            await self.install(make(self))
 
     async def install(self, feature: commands.Cog) -> None:
         """Add a feature's cog, its slash commands as subcommands of `/mk`."""

@@ -251,4 +251,13 @@ def test_message_texts_are_a_leaf() -> None:
 def test_help_texts_are_a_leaf() -> None:
     """bot.help_texts (help, captions, the permissions refusal) reads plain values and
     the game's content, and imports no other part of the bot."""
-    assert _import_graph()["bot.help_texts"] <= {"bot.service.results"}
+    assert _import_graph()["bot.help_texts"] <= {"bot.service.results", "bot.i18n.catalogue"}
+
+
+def test_the_message_catalogue_is_a_leaf() -> None:
+    """bot.i18n.catalogue (the gettext catalogues) imports no other part of the bot and
+    no Discord, so every text module and the service may use it."""
+    assert _import_graph()["bot.i18n.catalogue"] == set()
+    tree = _bot_modules()["bot.i18n.catalogue"]
+    imported = {m.split(".")[0] for m, _ in _imports("bot.i18n.catalogue", tree, False)}
+    assert "discord" not in imported

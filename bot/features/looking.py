@@ -31,6 +31,7 @@ from bot.help_texts import (
     no_seat,
     scores_lines,
 )
+from bot.i18n import translator_for
 from bot.service import GameInfo, GameView, ServiceError
 from bot.texts import NO_MENTIONS, NOT_STARTED, log_text, status_text
 from render import board_png, legend_png, market_png, pyramid_png, score_png
@@ -182,13 +183,15 @@ class LookingCommands(Feature):
     async def help(
         self, interaction: discord.Interaction[MountainBot], topic: str | None = None
     ) -> None:
+        # in the reader's own language (Polish and Spanish clients; English otherwise)
+        text = help_text(topic, translator_for(interaction.locale))
         if topic != "images":
-            await interaction.response.send_message(help_text(topic), ephemeral=True)
+            await interaction.response.send_message(text, ephemeral=True)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         legend = await asyncio.to_thread(legend_png)
         await interaction.followup.send(
-            help_text(topic),
+            text,
             file=discord.File(io.BytesIO(legend), filename="legend.png"),
             ephemeral=True,
         )

@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import discord
+import pytest
 import simcord
+import simcord.interactions
 from PIL import Image
 
 from bot.app import create_bot
@@ -58,6 +60,21 @@ async def running_bot(
             yield env, bot
     finally:
         await bot.service.store.close()
+
+
+def speaking(monkeypatch: pytest.MonkeyPatch, locales: dict[int, str]) -> None:
+    """Interactions of these users come from clients in these Discord locales ("pl",
+    "es-ES"...; SimCord itself always sends "en-US")."""
+    made = simcord.interactions.base_payload
+
+    def localized(*args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+        record, payload = made(*args, **kwargs)
+        locale = locales.get(kwargs["user_id"])
+        if locale is not None:
+            payload["locale"] = locale
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", localized)
 
 
 async def pngs(message: discord.Message) -> list[Image.Image]:

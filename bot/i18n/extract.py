@@ -1,0 +1,227 @@
+"""Building the catalogue template (`messages.pot`) and keeping each language's `.po`
+in step with it (`python -m bot.i18n extract`).
+
+Two sources feed the template:
+- the code: Babel's Python extractor finds every message marked with `_`, `gettext`,
+  `ngettext`, `pgettext` or `N_` in `bot/`;
+- the slash commands: the bot's command tree is built (as at start-up, without
+  Discord) and every string discord.py asks the translator for (command, option and
+  choice names and descriptions) is recorded with its context, so a renamed option or
+  a new choice cannot be missed.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.pofile import read_po, write_po
+from discord import app_commands
+
+from bot.app import create_bot
+from bot.i18n.catalogue import DOMAIN, TEMPLATE, TRANSLATED, po_path
+from bot.i18n.commands import CONTEXTS
+from bot.service import GameService, MountainKingRules
+from bot.settings import Settings
+from bot.store.sqlite import SqliteStore
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+SOURCES = ("bot",)
+COMMENT_TAGS = ("TRANSLATORS:",)
+PROJECT = "mountain-king-bot"
+WIDTH = 88
+HEADER = """\
+# The message catalogue of mountain-king-bot (bot/locale/, see bot/i18n/).
+# messages.pot is made by `python -m bot.i18n extract`: never edit it by hand.
+# Translate in <language>/LC_MESSAGES/messages.po, with the rulebook's words
+# (docs/glossary-pl.md, docs/glossary-es.md)."""
+
+# a message: (context or None, msgid or (singular, plural))
+Key = tuple[str | None, str | tuple[str, ...]]
+
+
+@dataclass
+class Found:
+    """One message to translate, where it comes from and what the translator should
+    know about it."""
+
+    context: str | None
+    message: str | tuple[str, ...]
+    locations: list[tuple[str, int]] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+
+    @property
+    def key(self) -> Key:
+        return (self.context, self.message)
+
+
+async def extract() -> Catalog:
+    """The template as the code and the commands make it now."""
+    catalog = Catalog(project=PROJECT, domain=DOMAIN, header_comment=HEADER, fuzzy=False)
+    for found in [*source_messages(), *await command_messages()]:
+        catalog.add(
+            found.message,
+            context=found.context,
+            locations=found.locations,
+            auto_comments=found.comments,
+        )
+    return catalog
+
+
+def source_messages() -> Iterator[Found]:
+    """Every marked message of the code, with its file and line."""
+    for source in SOURCES:
+        for filename, lineno, message, comments, context in extract_from_dir(
+            ROOT / source, keywords=DEFAULT_KEYWORDS, comment_tags=COMMENT_TAGS
+        ):
+            path = f"{source}/{filename}".replace("\\", "/")
+            yield Found(context, message, [(path, lineno)], list(comments))
+
+
+async def command_messages() -> list[Found]:
+    """Every string of the slash commands that Discord can show translated, with its
+    context, in the order of the command tree."""
+    # the bot as it runs, with its whole tree of commands (never connected)
+    service: GameService[Any, Any] = GameService(SqliteStore(":memory:"), MountainKingRules())
+    bot = create_bot(service, Settings(_env_file=None, discord_token=None), scheduler_poll=0)
+    await bot.add_commands()
+    recorder = _Recorder()
+    for command in bot.tree.get_commands():
+        await command.get_translated_payload(bot.tree, recorder)
+    return list(recorder.found.values())
+
+
+def write_template(catalog: Catalog, path: Path = TEMPLATE) -> bool:
+    """Write the template if its messages (or their notes) changed; whether it was
+    written. An unchanged template keeps its date, so it does not churn in git."""
+    if path.exists() and _po_text(read_catalog(path)) == _po_text(catalog):
+        return False
+    _write(catalog, path)
+    return True
+
+
+def update_languages(template: Catalog, *, write: bool = True) -> dict[str, list[str]]:
+    """Merge the template into each language's `.po`: new messages arrive empty,
+    messages gone from the code are dropped (`write` False: only look). Returns the
+    messages each language still lacks a translation (or a plural form) for."""
+    untranslated: dict[str, list[str]] = {}
+    for language in TRANSLATED:
+        path = po_path(language)
+        if path.exists():
+            catalog = read_catalog(path, language)
+        else:
+            catalog = Catalog(
+                locale=language,
+                project=PROJECT,
+                domain=DOMAIN,
+                header_comment=HEADER,
+                fuzzy=False,
+            )
+        before = _po_text(catalog)
+        catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
+        catalog.obsolete.clear()
+        if write and (_po_text(catalog) != before or not path.exists()):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            _write(catalog, path)
+        untranslated[language] = [str(m.id) for m in catalog if m.id and not _translated(m.string)]
+    return untranslated
+
+
+def read_catalog(path: Path, language: str | None = None) -> Catalog:
+    with path.open("rb") as source:
+        return read_po(source, locale=language, domain=DOMAIN)
+
+
+def keys(catalog: Catalog) -> set[Key]:
+    """The messages of a catalogue (its header left out)."""
+    return {(m.context, _message_id(m.id)) for m in catalog if m.id}
+
+
+def _message_id(message_id: str | tuple[str, ...] | list[str]) -> str | tuple[str, ...]:
+    return tuple(message_id) if isinstance(message_id, list | tuple) else message_id
+
+
+def _translated(string: object) -> bool:
+    if isinstance(string, list | tuple):
+        return all(string)
+    return bool(string)
+
+
+def _po_text(catalog: Catalog) -> bytes:
+    out = io.BytesIO()
+    write_po(out, catalog, width=WIDTH, omit_header=True, ignore_obsolete=True)
+    return out.getvalue()
+
+
+def _write(catalog: Catalog, path: Path) -> None:
+    out = io.BytesIO()
+    write_po(out, catalog, width=WIDTH, ignore_obsolete=True)
+    path.write_bytes(out.getvalue())
+
+
+class _Recorder(app_commands.Translator):
+    """Translates nothing; notes every string discord.py asks for, with its context
+    and the command it belongs to."""
+
+    def __init__(self) -> None:
+        self.found: dict[Key, Found] = {}
+        self._parameter: app_commands.Parameter | None = None
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        where = CONTEXTS.get(context.location)
+        if where is None:
+            return None
+        key: Key = (where, string.message)
+        if key not in self.found:
+            self.found[key] = Found(where, string.message)
+        found = self.found[key]
+        comment, location = self._about(context)
+        if comment and comment not in found.comments:
+            found.comments.append(comment)
+        if location is not None and location not in found.locations:
+            found.locations.append(location)
+        return None
+
+    def _about(
+        self, context: app_commands.TranslationContextTypes
+    ) -> tuple[str, tuple[str, int] | None]:
+        """A note for the translator (which command, which option) and the command's
+        place in the code."""
+        data = context.data
+        if isinstance(data, app_commands.Parameter):
+            self._parameter = data
+            return f"/{data.command.qualified_name} {data.display_name}:", _place(data.command)
+        if isinstance(data, app_commands.Command):
+            return f"/{data.qualified_name}", _place(data)
+        if isinstance(data, app_commands.Group):
+            return f"/{data.qualified_name}", None
+        if isinstance(data, app_commands.Choice) and self._parameter is not None:
+            # discord.py asks for a parameter's choices right after the parameter
+            parameter = self._parameter
+            return (
+                f"a choice of /{parameter.command.qualified_name} {parameter.display_name}:",
+                _place(parameter.command),
+            )
+        return "", None
+
+
+def _place(command: app_commands.Command[Any, ..., Any]) -> tuple[str, int] | None:
+    code = getattr(command.callback, "__code__", None)
+    if code is None:
+        return None
+    path = Path(code.co_filename).resolve()
+    try:
+        return (path.relative_to(ROOT).as_posix(), code.co_firstlineno)
+    except ValueError:
+        return None
