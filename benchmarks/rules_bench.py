@@ -1,7 +1,10 @@
 """Rules engine benchmarks: prints medians (run: .venv/bin/python benchmarks/rules_bench.py).
 
-- replay of a finished 4-player game record (budget: under 50 ms median)
-- random self-play of whole 4-player games on one core (budget: at least 20 per second)
+- replay of a finished 4-player game record (budget: under 50 ms median), on the checked
+  path (`game_from_record`) and on the trusted one (`Game.replay_trusted`)
+- random self-play of whole 4-player games on one core (budget: at least 20 per second,
+  the goal over 100), on the fast path (`play_random_game`: `engine.apply_trusted`) and
+  on the checked one (`play_game(..., checked=True)`: every action on a copy, as players)
 - every legal dig placement of a mid-game state (budget: under 10 ms median)
 """
 
@@ -9,36 +12,48 @@ from __future__ import annotations
 
 import statistics
 import time
+from typing import Any
 
 from rules import tunnels
 from rules.actions import EndTurn
 from rules.engine import apply
-from rules.game import Game, game_from_record
+from rules.game import Game, game_from_record, parse_moves
 from rules.mountain import invalidate
-from rules.selfplay import play_random_game
-from rules.state import State, make_config
+from rules.selfplay import play_game, play_random_game
+from rules.state import State, make_config, stored_config
 
 
 def _median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
 
 
-def bench_replay(records: list[dict[str, object]], rounds: int = 5) -> float:
-    times = []
+def bench_replay(records: list[dict[str, Any]], rounds: int = 5) -> tuple[float, float]:
+    """Median ms to rebuild a game from its record, checked and trusted (parsing and
+    setup included in both)."""
+    checked, trusted = [], []
     for _ in range(rounds):
         for record in records:
             t = time.perf_counter()
             game_from_record(record)
-            times.append(time.perf_counter() - t)
-    return _median_ms(times)
+            checked.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            config = stored_config(record["config"])
+            Game.replay_trusted(config, record["seed"], parse_moves(config, record["actions"]))
+            trusted.append(time.perf_counter() - t)
+    return _median_ms(checked), _median_ms(trusted)
 
 
-def bench_selfplay(games: int) -> tuple[float, float]:
+def bench_selfplay(games: int, *, checked: bool = False) -> tuple[float, float]:
+    """Games per second and the median ms a game: the fast path, or every action
+    checked on a copy (`checked`)."""
     config = make_config(players=4)
     times = []
     for seed in range(games):
         t = time.perf_counter()
-        play_random_game(config, seed)
+        if checked:
+            play_game(config, seed, "random", checked=True)
+        else:
+            play_random_game(config, seed)
         times.append(time.perf_counter() - t)
     return len(times) / sum(times), _median_ms(times)
 
@@ -84,9 +99,10 @@ def main() -> None:
     games: list[Game] = [play_random_game(config, seed) for seed in range(20)]
     records = [g.record() for g in games]
     actions = statistics.median(len(g.moves) for g in games)
+    checked_ms, trusted_ms = bench_replay(records)
     print(
         f"replay of a finished 4-player record ({actions:.0f} actions, median of 100): "
-        f"{bench_replay(records):.2f} ms  (budget 50 ms)"
+        f"{checked_ms:.2f} ms checked, {trusted_ms:.2f} ms trusted  (budget 50 ms)"
     )
     states = mid_game_states(games)
     placements_ms, digs_ms, count = bench_placements(states)
@@ -97,8 +113,13 @@ def main() -> None:
     )
     rate, per_game = bench_selfplay(50)
     print(
-        f"random self-play, 4 players, 50 games: {rate:.1f} games/s, "
-        f"median {per_game:.1f} ms per game  (budget 20 games/s)"
+        f"random self-play, 4 players, 50 games, fast path: {rate:.1f} games/s, "
+        f"median {per_game:.1f} ms per game  (budget 20 games/s, goal 100)"
+    )
+    rate, per_game = bench_selfplay(20, checked=True)
+    print(
+        f"random self-play, 4 players, 20 games, every action checked on a copy: "
+        f"{rate:.1f} games/s, median {per_game:.1f} ms per game"
     )
 
 

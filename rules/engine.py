@@ -11,10 +11,11 @@ Which kinds of action the phase and the turn's step allow is written once in
 `rules.steps`: `apply` asks it first (`steps.check`), hands the action to the module of
 its rule, then moves the turn on (`steps.advance`).
 
-`apply(state, seat, action)` mutates the state in place and is the fast path used by
-replay; it checks everything before changing anything for the rules implemented here,
-but callers that must keep the state on an error use `rules.game.Game` (which works on
-a copy).
+`apply(state, seat, action)` mutates the state in place; it checks everything before
+changing anything for the rules implemented here, but callers that must keep the state
+on an error use `rules.game.Game` (which works on a copy). `apply_trusted` is the
+unchecked fast path for actions already known to be legal (self-play, playouts, replays
+of the engine's own games): the same carrying out, without the checks.
 """
 
 from __future__ import annotations
@@ -46,10 +47,29 @@ BARRIER_KINDS = (Keep, Recruit)
 
 def apply(state: State, seat: int, action: Action) -> None:
     """Apply `action` by the player in `seat`; raises a `RulesError` if it is illegal."""
-    if not 0 <= seat < len(state.players):
-        raise IllegalActionError(f"There is no seat {seat}.", "no_such_seat")
+    _apply(state, seat, action, checked=True)
+
+
+def apply_trusted(state: State, seat: int, action: Action) -> None:
+    """Apply an action already known to be legal, without checking it again (the
+    checks that only decide whether it is legal are skipped): python-chess's `push`
+    beside `push_san`.
+
+    For actions listed by `rules.legal` for this state and seat (self-play, playouts)
+    and replays of moves that were checked when they were played. What an illegal
+    action does here is undefined: it may be refused, raise any exception or leave the
+    state inconsistent. Anything that comes from a player, a record or a store that
+    could be damaged goes through `apply` (`Game.play`, `game_from_record`).
+    """
+    _apply(state, seat, action, checked=False)
+
+
+def _apply(state: State, seat: int, action: Action, *, checked: bool) -> None:
     kind = action_kind(action)
-    steps.check(state, seat, kind)
+    if checked:
+        if not 0 <= seat < len(state.players):
+            raise IllegalActionError(f"There is no seat {seat}.", "no_such_seat")
+        steps.check(state, seat, kind)
     barrier = False
     if isinstance(action, Keep):
         _keep(state, seat, action)
@@ -63,19 +83,17 @@ def apply(state: State, seat: int, action: Action) -> None:
         spells.cast(state, seat, action)
         barrier = before != _hidden_piles(state)
     elif isinstance(action, UseWorkshop):
-        workshops.use_workshop(
-            state, seat, action, workshops.workshop_uses(state, seat, action.site)
-        )
+        workshops.use_workshop(state, seat, action, checked=checked)
     elif isinstance(action, Recruit):
         horde.recruit(state, seat, action)
         _after_recruit(state, seat)
         barrier = True
     elif isinstance(action, Dig):
-        tunnels.dig(state, seat, action)
+        tunnels.dig(state, seat, action, checked=checked)
     elif isinstance(action, DedicateHall):
-        halls.dedicate_hall(state, seat, action)
+        halls.dedicate_hall(state, seat, action, checked=checked)
     elif isinstance(action, MoveStatue):
-        statues.move_statue(state, seat, action.origin, action.target, action.pay)
+        statues.move_statue(state, seat, action.origin, action.target, action.pay, checked=checked)
     elif isinstance(action, EndTurn):
         _end_turn(state, seat)
     else:  # pragma: no cover

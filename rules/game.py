@@ -7,7 +7,9 @@
 
 `Game.play(seat, action)` validates on a copy and only then keeps the new state, so an
 illegal action changes nothing. `Game.undo()` takes back the current player's last
-action within their turn, never past an action that revealed a hidden card. Records
+action within their turn, never past an action that revealed a hidden card.
+`Game.replay_trusted` rebuilds a game from moves known to be legal (self-play) without
+checking them again: everything else replays through the checks. Records
 are JSON: `{"config": {...}, "seed": n, "actions": ["blue keep blue-3 A2", ...]}`.
 
 Records from outside are bounded before any work is done (`record_from_bytes`,
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Any
@@ -75,6 +78,18 @@ class Game:
     @classmethod
     def new(cls, *, seed: int, **options: Any) -> Game:
         return cls(make_config(**options), seed)
+
+    @classmethod
+    def replay_trusted(cls, config: GameConfig, seed: int, moves: Sequence[Move]) -> Game:
+        """The game after `moves` that are known to be legal (a self-played game's, or
+        a game's that were checked when played), replayed without checking them again
+        (`engine.apply_trusted`). Moves from a player, a record or a store go through
+        `Game(config, seed, moves)` or `game_from_record`, which check each one."""
+        game = cls(config, seed)
+        for move in moves:
+            engine.apply_trusted(game.state, move.seat, move.action)
+        game.moves = list(moves)
+        return game
 
     # --- playing ---------------------------------------------------------------------
 

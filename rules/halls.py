@@ -4,13 +4,14 @@ the tunnel parts it leaves uncovered stay on the board as smaller pieces."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 
 from rules.actions import DedicateHall
 from rules.content import load_content
 from rules.errors import IllegalActionError
 from rules.grid import parse_cell
 from rules.mountain import Geometry, add_piece, check_on_mountain, geo, networks, own_network
-from rules.shapes import hall_variants, match_variant
+from rules.shapes import Variant, hall_variants, match_variant
 from rules.state import State
 
 
@@ -23,14 +24,17 @@ def hall_placements(state: State, seat: int) -> Iterator[DedicateHall]:
     for pid, pm in nets.piece_masks.items():
         if nets.pieces[pid].kind == "tunnel" and pm & own:
             tunnels |= pm
-    if not tunnels:
+    if not tunnels or tunnels.bit_count() < min(map(_hall_size, state.halls_left), default=0):
         return
-    for hall_id in sorted(state.halls_left, key=_hall_order):
-        for variant in hall_variants(hall_id):
-            offs = [dy * g.stride + dx for dx, dy in variant.cells]
-            valid = tunnels
-            for o in offs:
-                valid &= tunnels >> o
+    for hall_id in sorted(state.halls_left, key=_hall_order().__getitem__):
+        found: dict[int, int] = {}
+        for variant, offs, same in _hall_offsets(hall_id, g.stride):
+            valid = found.get(same)
+            if valid is None:  # the first orientation with these cells (altar aside)
+                valid = tunnels
+                for o in offs:
+                    valid &= tunnels >> o
+                found[same] = valid
             while valid:
                 low = valid & -valid
                 valid ^= low
@@ -40,8 +44,8 @@ def hall_placements(state: State, seat: int) -> Iterator[DedicateHall]:
                 yield DedicateHall(hall_id, cells, altar)
 
 
-def dedicate_hall(state: State, seat: int, action: DedicateHall) -> None:
-    """Check and carry out a hall's dedication (turn and step are the caller's)."""
+def check_hall(state: State, seat: int, action: DedicateHall) -> None:
+    """Raise the refusal of a hall's dedication, if any."""
     content = load_content()
     g = geo(state)
     nets = networks(state)
@@ -60,7 +64,6 @@ def dedicate_hall(state: State, seat: int, action: DedicateHall) -> None:
             "wrong_shape",
         )
     own = own_network(state, seat)
-    covered: dict[int, list[str]] = {}
     for cell in action.cells:
         piece = nets.piece_at(cell)
         if piece is None:
@@ -73,6 +76,19 @@ def dedicate_hall(state: State, seat: int, action: DedicateHall) -> None:
             )
         if not (1 << g.bit(cell)) & own:
             raise IllegalActionError(f"{cell} is not in your network.", "not_yours")
+
+
+def dedicate_hall(state: State, seat: int, action: DedicateHall, *, checked: bool = True) -> None:
+    """Carry out a hall's dedication, checked first unless the caller knows it is legal
+    (turn and step are the caller's)."""
+    g = geo(state)
+    nets = networks(state)
+    if checked:
+        check_hall(state, seat, action)
+    covered: dict[int, list[str]] = {}
+    for cell in action.cells:
+        piece = nets.piece_at(cell)
+        assert piece is not None
         covered.setdefault(piece.id, []).append(cell)
 
     # -- carry it out ------------------------------------------------------------------
@@ -117,5 +133,23 @@ def _split(g: Geometry, cells: list[str]) -> list[list[str]]:
     return parts
 
 
-def _hall_order(hall_id: str) -> int:
-    return [h.id for h in load_content().halls].index(hall_id)
+@cache
+def _hall_size(hall_id: str) -> int:
+    return len(hall_variants(hall_id)[0].cells)
+
+
+@cache
+def _hall_order() -> dict[str, int]:
+    return {h.id: i for i, h in enumerate(load_content().halls)}
+
+
+@cache
+def _hall_offsets(hall_id: str, stride: int) -> tuple[tuple[Variant, tuple[int, ...], int], ...]:
+    """Each orientation of a hall with the bit offsets of its cells and the index of
+    the first orientation covering the same cells (the altar aside)."""
+    out: list[tuple[Variant, tuple[int, ...], int]] = []
+    firsts: dict[tuple[int, ...], int] = {}
+    for i, v in enumerate(hall_variants(hall_id)):
+        offs = tuple(dy * stride + dx for dx, dy in v.cells)
+        out.append((v, offs, firsts.setdefault(tuple(sorted(offs)), i)))
+    return tuple(out)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from rules.actions import Recruit
 from rules.content import load_content
@@ -10,6 +12,7 @@ from rules.errors import IllegalActionError
 from rules.payment import ANY, owned_counts, resolve_payment, spend
 from rules.pyramid import (
     ALL_HORDE_SLOTS,
+    HORDE_POSITIONS,
     HORDE_SLOTS,
     bribe_targets,
     cascade,
@@ -32,11 +35,14 @@ def slot_at(state: State, slot: str) -> HordeSlot:
 def bribed_slots(state: State, slot: str, flags: list[str]) -> list[str]:
     """The horde slots that receive a bribe when `slot` is recruited (empty slots, and
     level-1 slots under Horde's Favour, are skipped)."""
+    skip_level1 = FLAG_NO_LEVEL1_BRIBES in flags
+    horde = state.horde
     out = []
     for target in bribe_targets(slot):
-        if FLAG_NO_LEVEL1_BRIBES in flags and target.startswith("1."):
+        if skip_level1 and target.startswith("1."):
             continue
-        if slot_at(state, target).card is not None:
+        row, j = HORDE_POSITIONS[target]
+        if horde[row][j].card is not None:
             out.append(target)
     return out
 
@@ -111,20 +117,61 @@ def recruit(state: State, seat: int, action: Recruit) -> None:
     cascade(player, action.slot)
 
 
-def recruit_actions(state: State, seat: int) -> Iterator[Recruit]:
+@dataclass(frozen=True, slots=True)
+class RecruitOptions:
+    """Every recruit `recruit_actions` lists, in its order, as a sequence that makes only
+    the recruits asked for (so a random one is picked without making the others)."""
+
+    trolls: tuple[tuple[str, tuple[Clan | None, ...]], ...]  # horde slot, its pedestal choices
+    slots: tuple[str, ...]  # the open slots of the pyramid
+
+    def __len__(self) -> int:
+        return sum(len(pedestals) for _, pedestals in self.trolls) * len(self.slots)
+
+    def __getitem__(self, i: int) -> Recruit:
+        if i >= 0:
+            for hs, pedestals in self.trolls:
+                n = len(self.slots) * len(pedestals)
+                if i < n:
+                    slot, ped = divmod(i, len(pedestals))
+                    return Recruit(hs, self.slots[slot], pedestals[ped])
+                i -= n
+        raise IndexError(i)
+
+    def __iter__(self) -> Iterator[Recruit]:
+        for hs, pedestals in self.trolls:
+            for slot in self.slots:
+                for ped in pedestals:
+                    yield Recruit(hs, slot, ped)
+
+
+def recruit_options(
+    state: State, seat: int, counts: Counter[Resource] | None = None
+) -> RecruitOptions:
     """Every recruit the purse and the horde allow (turn and step are the caller's
     business): each horde troll whose bribes the player can pay, into each open slot
     of the pyramid; a level-3 troll with each pedestal clan left in the bag, or none
-    (last)."""
-    content = load_content()
-    player = state.players[seat]
-    if len(player.pyramid) >= content.pieces.pyramid_size:
-        return
-    slots = open_slots(player)
+    (last). `counts`: what the player owns (`owned_counts`), if the caller has it."""
+    slots = _open_slots(state, seat)
     if not slots:
-        return
+        return RecruitOptions((), ())
+    return RecruitOptions(tuple(_recruitable(state, seat, counts)), tuple(slots))
+
+
+def _open_slots(state: State, seat: int) -> list[str]:
+    player = state.players[seat]
+    if len(player.pyramid) >= load_content().pieces.pyramid_size:
+        return []
+    return open_slots(player)
+
+
+def _recruitable(
+    state: State, seat: int, counts: Counter[Resource] | None
+) -> Iterator[tuple[str, tuple[Clan | None, ...]]]:
+    """Each horde troll whose bribes the player can pay, with its pedestal choices."""
     flags = state.turn_flags()
-    counts = owned_counts(state, seat)
+    if counts is None:
+        counts = owned_counts(state, seat)
     total = sum(counts.values())
     for hs in ALL_HORDE_SLOTS:
         if slot_at(state, hs).card is None:
@@ -133,18 +180,25 @@ def recruit_actions(state: State, seat: int) -> Iterator[Recruit]:
         coins = sum(1 for r in need if r is not None)
         if counts[Resource.COIN] < coins or total < len(need):
             continue
-        pedestals: list[Clan | None] = [None]
+        pedestals: tuple[Clan | None, ...] = (None,)
         if hs.startswith("3.") and state.bag:
             # a level-3 recruit may take a pedestal from the bag, or decline (last)
-            pedestals = [*(Clan(c) for c in sorted(set(state.bag))), None]
-        for slot in slots:
-            for ped in pedestals:
-                yield Recruit(hs, slot, ped)
+            pedestals = (*(Clan(c) for c in sorted(set(state.bag))), None)
+        yield hs, pedestals
 
 
-def can_recruit(state: State, seat: int) -> bool:
+def recruit_actions(
+    state: State, seat: int, counts: Counter[Resource] | None = None
+) -> Iterator[Recruit]:
+    """The recruits of `recruit_options`, one by one."""
+    yield from recruit_options(state, seat, counts)
+
+
+def can_recruit(state: State, seat: int, counts: Counter[Resource] | None = None) -> bool:
     """Whether the player can pay for some recruit now (turn and step aside)."""
-    return next(recruit_actions(state, seat), None) is not None
+    if not _open_slots(state, seat):
+        return False
+    return next(_recruitable(state, seat, counts), None) is not None
 
 
 def refill(state: State, slot: str) -> None:

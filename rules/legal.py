@@ -4,14 +4,16 @@
 `LegalMoveGenerator` is the model): it answers `in`, `bool()` and a count without
 building a list. `legal_actions(state, seat)` lists them (default payments);
 `legal_kinds` says which kinds of action are available, so a caller (the random player,
-autocomplete) can enumerate only the kind it needs. Which kinds the phase and the turn
-allow comes from `rules.steps`; what is possible within a kind, from the module of its
-rule.
+autocomplete) can enumerate only the kind it needs; `AvailableKinds` answers kind by
+kind without listing any action, remembering what the kinds share for one decision.
+Which kinds the phase and the turn allow comes from `rules.steps`; what is possible
+within a kind, from the module of its rule.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
@@ -19,11 +21,13 @@ from itertools import combinations_with_replacement
 from rules import engine, halls, horde, statues, steps, tunnels, workshops
 from rules.actions import (
     PYRAMID_ROWS,
+    STORE,
     Action,
     Cast,
     EndTurn,
     Keep,
     MoveStatue,
+    Pay,
     PlaceGate,
     Trade,
     UseWorkshop,
@@ -80,7 +84,10 @@ class LegalActions:
 
     def __bool__(self) -> bool:
         seat = self._who()
-        return seat is not None and any(kind_available(self.state, seat, k) for k in self._kinds())
+        if seat is None:
+            return False
+        available = AvailableKinds(self.state, seat)
+        return any(k in available for k in self._kinds())
 
     def count(self) -> int:
         return sum(1 for _ in self)
@@ -117,7 +124,8 @@ def legal_moves(state: State, seat: int | None = None, kind: str | None = None) 
 def legal_actions(state: State, seat: int | None = None, kind: str | None = None) -> list[Action]:
     """Every legal action for `seat` (default: the seat to move; in the draft, the first
     player still drafting), optionally only of one kind, as a list."""
-    return list(LegalActions(state, seat, kind))
+    # `list(view)` would count the view first (`len`), enumerating everything twice
+    return list(iter(LegalActions(state, seat, kind)))
 
 
 def iter_legal_actions(state: State, seat: int, kind: str) -> Iterator[Action]:
@@ -132,16 +140,79 @@ def may_act(state: State, seat: int) -> bool:
 
 def legal_kinds(state: State, seat: int) -> list[str]:
     """The kinds of action `seat` could take now, in `KINDS` order."""
-    return [k for k in KINDS if kind_available(state, seat, k)]
+    available = AvailableKinds(state, seat)
+    return [k for k in KINDS if k in available]
 
 
 def kind_available(state: State, seat: int, kind: str) -> bool:
-    return next(iter(_GENERATORS[kind](state, seat)), None) is not None
+    """Whether `seat` has a legal action of `kind` now (`legal_actions` would list
+    one), without listing any."""
+    return kind in AvailableKinds(state, seat)
+
+
+class AvailableKinds:
+    """Which kinds of action `seat` may take in `state`, answered kind by kind (`kind in
+    available`) without listing actions, and remembered: what the kinds share (the
+    player's resources; whether a recruit or a dig is possible, which also decides
+    whether the turn still owes one) is worked out once. A view of one decision: build
+    a new one once the state has changed.
+
+    `actions(kind)` lists the legal actions of a kind as `legal_actions` does, without
+    asking the turn's steps again.
+    """
+
+    __slots__ = ("_counts", "_known", "_possible", "seat", "state")
+
+    def __init__(self, state: State, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self._known: dict[str, bool] = {}
+        self._possible: dict[str, bool] = {}
+        self._counts: Counter[Resource] | None = None
+
+    def __contains__(self, kind: object) -> bool:
+        if not isinstance(kind, str):
+            return False
+        known = self._known.get(kind)
+        if known is None:
+            if kind not in _POSSIBLE:
+                raise KeyError(kind)
+            allowed = steps.allows(self.state, self.seat, kind, self.possible)
+            known = self._known[kind] = allowed and self.possible(kind)
+        return known
+
+    def possible(self, kind: str) -> bool:
+        """Whether an action of `kind` is possible, the turn's steps aside (what
+        `steps.main_due` asks of recruits and digs)."""
+        can = self._possible.get(kind)
+        if can is None:
+            can = self._possible[kind] = _POSSIBLE[kind](self)
+        return can
+
+    def counts(self) -> Counter[Resource]:
+        """What the player may spend (`owned_counts`), worked out once."""
+        if self._counts is None:
+            self._counts = owned_counts(self.state, self.seat)
+        return self._counts
+
+    def actions(self, kind: str) -> list[Action]:
+        """The legal actions of `kind` (none if it is not available), in the order of
+        `legal_actions`."""
+        if kind not in self:
+            return []
+        return list(_OPTIONS[kind](self.state, self.seat))
+
+
+# --- each kind: its legal actions (the turn's steps asked first), its options (the turn's
+# --- steps aside) and whether one is possible (for `AvailableKinds`)
 
 
 def keep_actions(state: State, seat: int) -> Iterator[Action]:
-    if not steps.allows(state, seat, "keep"):
-        return
+    if steps.allows(state, seat, "keep"):
+        yield from _keep_options(state, seat)
+
+
+def _keep_options(state: State, seat: int) -> Iterator[Action]:
     player = state.players[seat]
     for card in player.draft_hand:
         for slot in PYRAMID_ROWS[0]:
@@ -150,8 +221,11 @@ def keep_actions(state: State, seat: int) -> Iterator[Action]:
 
 
 def gate_actions(state: State, seat: int) -> Iterator[Action]:
-    if not steps.allows(state, seat, "gate"):
-        return
+    if steps.allows(state, seat, "gate"):
+        yield from _gate_options(state, seat)
+
+
+def _gate_options(state: State, seat: int) -> Iterator[Action]:
     side = load_content().board(state.config.board_side)
     allowed = engine.allowed_gate_counts(state)
     taken = {p.cell for p in side.start_points if p.id in state.board.gates}
@@ -161,13 +235,21 @@ def gate_actions(state: State, seat: int) -> Iterator[Action]:
 
 
 def cast_actions(state: State, seat: int) -> Iterator[Action]:
-    if not steps.allows(state, seat, "cast"):
-        return
+    if steps.allows(state, seat, "cast"):
+        yield from _cast_options(state, seat)
+
+
+def _cast_options(state: State, seat: int) -> Iterator[Action]:
     counts = owned_counts(state, seat)
     if counts[Resource.RUNE] < 1:
         return
     for slot in state.spellbook:
         yield from cast_actions_for(state, seat, slot.spell, counts)
+
+
+def _can_cast(kinds: AvailableKinds) -> bool:
+    # with a rune every spell of the spellbook can be cast for nothing (`none`)
+    return bool(kinds.state.spellbook) and kinds.counts()[Resource.RUNE] >= 1
 
 
 def spell_casts(state: State, seat: int, spell_id: str) -> Iterator[Action]:
@@ -192,28 +274,34 @@ def cast_actions_for(
 
 
 def use_actions(state: State, seat: int) -> Iterator[Action]:
-    if not steps.allows(state, seat, "use"):
-        return
+    if steps.allows(state, seat, "use"):
+        yield from _use_options(state, seat)
+
+
+def _use_options(
+    state: State, seat: int, counts: Counter[Resource] | None = None
+) -> Iterator[Action]:
     turn = state.turn
-    assert turn is not None
+    if turn is None:
+        return
     content = load_content()
-    counts = owned_counts(state, seat)
-    held = sorted(
-        {t for t in available_tokens(state, seat, held=True) if t.source != "store"}, key=str
-    )
-    wild_carts = sum(
-        1
-        for t in available_tokens(state, seat, wild_carts_only=True)
-        if t.resource == Resource.CART
-    )
+    held: list[Pay] | None = None  # what a move to storage may take, once needed
+    wild_carts: int | None = None
     for site, workshop_id in sorted(state.board.workshops.items()):
         if turn.workshop not in (None, site):
             continue
         if turn.workshop_uses >= workshops.workshop_uses(state, seat, site):
             continue
+        if counts is None:
+            counts = owned_counts(state, seat)
         for conv in content.workshop(workshop_id).conversions:
             give, get = workshops.conversion_bundles(conv)
             if conv.move_from_troll:
+                if held is None:
+                    held = sorted(
+                        {t for t in available_tokens(state, seat, held=True) if t.source != STORE},
+                        key=str,
+                    )
                 for tok in held:
                     yield UseWorkshop(site, move=tok)
             elif conv.give_any:
@@ -223,31 +311,70 @@ def use_actions(state: State, seat: int) -> Iterator[Action]:
             else:
                 have = dict(counts)
                 if conv.wild_carts_only:
+                    if wild_carts is None:
+                        wild_carts = sum(
+                            1
+                            for t in available_tokens(state, seat, wild_carts_only=True)
+                            if t.resource == Resource.CART
+                        )
                     have[Resource.CART] = wild_carts
                 if all(have.get(r, 0) >= give.count(r) for r in give):
                     yield UseWorkshop(site, give, get)
 
 
 def trade_actions(state: State, seat: int) -> Iterator[Action]:
-    if not steps.allows(state, seat, "trade"):
+    if steps.allows(state, seat, "trade"):
+        yield from _trade_options(state, seat)
+
+
+def _trade_options(state: State, seat: int) -> Iterator[Action]:
+    for trades in trade_groups(state, seat):
+        yield from trades
+
+
+def trade_groups(
+    state: State, seat: int, counts: Counter[Resource] | None = None
+) -> list[tuple[Trade, ...]]:
+    """The trades the player can pay for (the turn's steps aside) in the order of
+    `trade_actions`, grouped by what they give (one trade per resource to get): a
+    caller can count them, and pick one, without making the others."""
+    if counts is None:
+        counts = owned_counts(state, seat)
+    rate = load_content().pieces.trade_rate
+    if sum(counts.values()) < rate:
+        return []
+    trades = _all_trades()
+    return [trades[give] for give in _bundles([counts[r] for r in RESOURCES], rate, 0)]
+
+
+def _bundles(have: list[int], size: int, start: int) -> Iterator[tuple[int, ...]]:
+    """Every bundle of `size` resources (as indices into `RESOURCES`, from `start` on)
+    taking resource i at most `have[i]` times, in the order of
+    `combinations_with_replacement`. `have` is used as scratch and left as it was."""
+    if not size:
+        yield ()
         return
-    counts = owned_counts(state, seat)
-    if sum(counts.values()) < load_content().pieces.trade_rate:
-        return
-    for needs, trades in _all_trades():
-        if all(counts[r] >= n for r, n in needs):
-            yield from trades
+    for i in range(start, len(have)):
+        if have[i]:
+            have[i] -= 1
+            for rest in _bundles(have, size - 1, i):
+                yield (i, *rest)
+            have[i] += 1
+
+
+def _can_trade(kinds: AvailableKinds) -> bool:
+    # any four resources make a trade
+    return sum(kinds.counts().values()) >= load_content().pieces.trade_rate
 
 
 @cache
-def _all_trades() -> list[tuple[tuple[tuple[Resource, int], ...], tuple[Trade, ...]]]:
-    """Every possible trade (built once): what it needs, and the trades themselves."""
+def _all_trades() -> dict[tuple[int, ...], tuple[Trade, ...]]:
+    """Every possible trade (built once), by what it gives (indices into `RESOURCES`)."""
     rate = load_content().pieces.trade_rate
-    out = []
-    for combo in combinations_with_replacement(RESOURCES, rate):
-        needs = tuple((r, combo.count(r)) for r in RESOURCES if r in combo)
-        out.append((needs, tuple(Trade(combo, get) for get in RESOURCES)))
-    return out
+    return {
+        give: tuple(Trade(tuple(RESOURCES[i] for i in give), get) for get in RESOURCES)
+        for give in combinations_with_replacement(range(len(RESOURCES)), rate)
+    }
 
 
 def recruit_actions(state: State, seat: int) -> Iterator[Action]:
@@ -313,11 +440,17 @@ def hall_actions(state: State, seat: int) -> Iterator[Action]:
 
 
 def move_actions(state: State, seat: int) -> Iterator[Action]:
-    if not steps.allows(state, seat, "move"):
-        return
+    if steps.allows(state, seat, "move"):
+        yield from _move_options(state, seat)
+
+
+def _move_options(state: State, seat: int) -> Iterator[Action]:
+    paid: dict[str, bool] = {}  # per clan: whether a cart can move its statues
     for origin in statues.movable_statues(state, seat):
         clan = state.board.statues[origin]
-        if not statues.cart_tokens(state, seat, clan):
+        if clan not in paid:
+            paid[clan] = bool(statues.cart_tokens(state, seat, clan))
+        if not paid[clan]:
             continue
         for target in statues.statue_moves(state, seat, origin):
             yield MoveStatue(origin, target)
@@ -328,7 +461,13 @@ def end_actions(state: State, seat: int) -> Iterator[Action]:
         yield EndTurn()
 
 
-_GENERATORS = {
+def _end_options(state: State, seat: int) -> Iterator[Action]:
+    yield EndTurn()
+
+
+Options = Callable[[State, int], Iterator[Action]]
+
+_GENERATORS: dict[str, Options] = {
     "keep": keep_actions,
     "gate": gate_actions,
     "cast": cast_actions,
@@ -339,4 +478,37 @@ _GENERATORS = {
     "hall": hall_actions,
     "move": move_actions,
     "end": end_actions,
+}
+
+# the actions of each kind the turn's steps allow, without asking them
+_OPTIONS: dict[str, Options] = {
+    "keep": _keep_options,
+    "gate": _gate_options,
+    "cast": _cast_options,
+    "use": _use_options,
+    "trade": _trade_options,
+    "recruit": horde.recruit_actions,
+    "dig": tunnels.dig_actions,
+    "hall": halls.hall_placements,
+    "move": _move_options,
+    "end": _end_options,
+}
+
+
+def _first(options: Iterable[Action]) -> bool:
+    return next(iter(options), None) is not None
+
+
+# whether `_OPTIONS` of a kind would list anything, answered without listing
+_POSSIBLE: dict[str, Callable[[AvailableKinds], bool]] = {
+    "keep": lambda k: _first(_keep_options(k.state, k.seat)),
+    "gate": lambda k: _first(_gate_options(k.state, k.seat)),
+    "cast": _can_cast,
+    "use": lambda k: _first(_use_options(k.state, k.seat, k.counts())),
+    "trade": _can_trade,
+    "recruit": lambda k: horde.can_recruit(k.state, k.seat, k.counts()),
+    "dig": lambda k: tunnels.can_dig(k.state, k.seat, k.counts()),
+    "hall": lambda k: _first(halls.hall_placements(k.state, k.seat)),
+    "move": lambda k: statues.can_move_a_statue(k.state, k.seat),
+    "end": lambda k: True,
 }

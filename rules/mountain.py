@@ -17,7 +17,7 @@ the partner's network is allowed (that is how they connect).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 
 from rules.content import load_content
 from rules.errors import IllegalActionError
@@ -75,7 +75,7 @@ class Geometry:
         s = self.stride
         return (mask | mask << 1 | mask >> 1 | mask << s | mask >> s) & self.board_cells
 
-    @property
+    @cached_property
     def board_cells(self) -> int:
         return self.area | self.heart
 

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from functools import cache
+from itertools import compress
 
 from rules.actions import PYRAMID_SLOTS, STORE, Pay, Payment
 from rules.content import load_content
@@ -42,16 +44,17 @@ def owned_counts(state: State, seat: int, *, held: bool = False) -> Counter[Reso
     """Every resource the player may spend on anything (storage and own trolls), or
     with `held` every resource they hold, clan carts included."""
     trolls = load_content().trolls
-    counts: Counter[Resource] = Counter()
+    counts: dict[Resource, int] = {}  # a plain dict first: Counter's missing keys are slow
     for name, n in state.account_of(seat).storage.items():
         if n:
             counts[RESOURCE_BY_NAME[name]] = n
     clan_carts = held or clan_carts_pay(state)
+    get = counts.get
     for troll in state.players[seat].pyramid.values():
-        for (res, clan), full in zip(trolls[troll.card].produce, troll.held, strict=True):
-            if full and (clan is None or clan_carts):
-                counts[res] += 1
-    return counts
+        for res, clan in compress(trolls[troll.card].produce, troll.held):
+            if clan is None or clan_carts:
+                counts[res] = get(res, 0) + 1
+    return Counter(counts)
 
 
 def available_tokens(
@@ -61,7 +64,6 @@ def available_tokens(
     spending order; with `held`, every token held, clan carts included (to move one to
     storage, or a statue of its clan). `wild_carts_only` leaves clan carts out even in
     edition 1 (the Cartwright)."""
-    trolls = load_content().trolls
     out: list[Pay] = []
     pyramid = state.players[seat].pyramid
     clan_carts: list[Pay] = []
@@ -70,21 +72,29 @@ def available_tokens(
         troll = pyramid.get(slot)
         if troll is None:
             continue
-        produce = trolls[troll.card].produce
-        for i, full in enumerate(troll.held):
-            if not full:
-                continue
-            res, clan = produce[i]
-            if clan is not None:
-                if with_clan:
-                    clan_carts.append(Pay(res, slot, clan))
-                continue
-            out.append(Pay(res, slot))
+        for tok in compress(_troll_tokens(troll.card, slot), troll.held):
+            if tok.cart_clan is None:
+                out.append(tok)
+            elif with_clan:
+                clan_carts.append(tok)
     storage = state.account_of(seat).storage
-    for res in RESOURCES:
-        out.extend(Pay(res, STORE) for _ in range(storage.get(res.value, 0)))
+    for name, tok in _STORE_TOKENS:
+        n = storage.get(name, 0)
+        if n > 0:
+            out += [tok] * n
     # clan carts go first among carts: put them before everything else of their kind
     return clan_carts + out
+
+
+@cache
+def _troll_tokens(card: str, slot: str) -> tuple[Pay, ...]:
+    """The token each produce symbol of `card` gives when held on `slot` (built once:
+    tokens are immutable values)."""
+    return tuple(Pay(res, slot, clan) for res, clan in load_content().trolls[card].produce)
+
+
+# each resource's name in storage and its token there, in default spending order
+_STORE_TOKENS: tuple[tuple[str, Pay], ...] = tuple((r.value, Pay(r, STORE)) for r in RESOURCES)
 
 
 def resolve_payment(

@@ -19,6 +19,9 @@ HORDE_SLOTS: tuple[tuple[str, ...], ...] = (
     ("3.1", "3.2", "3.3"),
 )
 ALL_HORDE_SLOTS: tuple[str, ...] = tuple(s for row in HORDE_SLOTS for s in row)
+HORDE_POSITIONS: dict[str, tuple[int, int]] = {
+    s: (row, j) for row, slots in enumerate(HORDE_SLOTS) for j, s in enumerate(slots)
+}
 
 
 @cache
@@ -74,7 +77,10 @@ def new_troll(card: str) -> Troll:
 
 def horde_position(slot: str) -> tuple[int, int]:
     """`"2.3"` -> (row index 1, position index 2)."""
-    return int(slot[0]) - 1, int(slot[2]) - 1
+    position = HORDE_POSITIONS.get(slot)
+    if position is None:  # not a horde slot: read it all the same, as the rules always did
+        return int(slot[0]) - 1, int(slot[2]) - 1
+    return position
 
 
 @cache

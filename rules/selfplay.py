@@ -10,17 +10,20 @@ rare. In the simultaneous draft it serves every drafting seat in order.
 from __future__ import annotations
 
 import random
+from bisect import bisect
+from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import cache
+from itertools import accumulate
 
-from rules import engine, steps, tunnels
-from rules.actions import Action, Cast, Dig
+from rules import engine, horde, steps, tunnels
+from rules.actions import Action, Cast, Dig, Trade
 from rules.ai import choose_action
 from rules.game import Game, Move
-from rules.legal import KINDS, cast_actions_for, kind_available, legal_actions, legal_kinds
+from rules.legal import KINDS, AvailableKinds, cast_actions_for, trade_groups
 from rules.mountain import geo
 from rules.payment import owned_counts
-from rules.resources import MINERALS, Resource
-from rules.shapes import Variant
+from rules.resources import Resource
 from rules.state import GameConfig, State
 
 MAX_ACTIONS = 20_000
@@ -28,62 +31,84 @@ KIND_WEIGHTS = {"dig": 4.0, "trade": 0.25}
 
 
 def random_action(state: State, seat: int, rng: random.Random) -> Action:
-    kind = _random_kind(state, seat, rng)
+    available = AvailableKinds(state, seat)
+    kind = _random_kind(available, rng)
     if kind == "dig":
-        dig = random_dig(state, seat, rng)
+        dig = random_dig(state, seat, rng, available.counts())
         if dig is not None:
             return dig
     if kind == "cast":
         return random_cast(state, seat, rng)
-    return rng.choice(legal_actions(state, seat, kind))
+    if kind == "trade":
+        return random_trade(state, seat, rng, available.counts())
+    if kind == "recruit":  # as the list of them, without making it
+        return rng.choice(horde.recruit_options(state, seat, available.counts()))
+    return rng.choice(available.actions(kind))
 
 
-def _random_kind(state: State, seat: int, rng: random.Random) -> str:
+def _random_kind(available: AvailableKinds, rng: random.Random) -> str:
     """A weighted random kind among those available: drawing from all kinds and
     redrawing when one is unavailable gives the same distribution as drawing among the
     available ones, without checking every kind."""
-    weights = [KIND_WEIGHTS.get(k, 1.0) for k in KINDS]
+    cum_weights = _cum_weights(tuple(KIND_WEIGHTS.items()))
+    total = cum_weights[-1]
+    last = len(KINDS) - 1
+    draw = rng.random
+    known: dict[str, bool] = {}
     for _ in range(64):
-        kind = rng.choices(KINDS, weights)[0]
-        if kind_available(state, seat, kind):
+        # one weighted draw as `rng.choices(KINDS, cum_weights=...)` makes it (a random
+        # number bisected into the running totals), without its call per redraw
+        kind = KINDS[bisect(cum_weights, draw() * total, 0, last)]
+        ok = known.get(kind)
+        if ok is None:
+            ok = known[kind] = kind in available
+        if ok:
             return kind
-    kinds = legal_kinds(state, seat)
+    kinds = [k for k in KINDS if k in available]
     return rng.choices(kinds, [KIND_WEIGHTS.get(k, 1.0) for k in kinds])[0]
 
 
-def random_dig(state: State, seat: int, rng: random.Random) -> Dig | None:
+@cache
+def _cum_weights(weights: tuple[tuple[str, float], ...]) -> list[float]:
+    """The running totals of the kinds' weights (what `random.choices` sums each time)."""
+    return [float(w) for w in accumulate(dict(weights).get(k, 1.0) for k in KINDS)]
+
+
+def random_dig(
+    state: State, seat: int, rng: random.Random, counts: Counter[Resource] | None = None
+) -> Dig | None:
     """A random legal dig: a random affordable placement (uniform over all of them),
     then one of its options (so the many workshop combinations do not skew it)."""
-    g = geo(state)
-    counts = owned_counts(state, seat)
-    biggest = max(counts[m] for m in MINERALS)
-    hammers = 99 if tunnels.FLAG_FREE_RUBBLE in state.turn_flags() else counts[Resource.HAMMER]
-    groups: list[tuple[str, Variant, tuple[int, ...], list[int]]] = []
-    total = 0
-    for shape, variant, offs, hits in tunnels.placement_hits(state, seat):
-        if len(offs) > biggest:
-            continue
-        origins = []
-        while hits:
-            low = hits & -hits
-            hits ^= low
-            origin = low.bit_length() - 1
-            if hammers < len(offs):
-                p = tunnels.make_placement(g, shape, variant, offs, origin)
-                if p.rubble > hammers:
-                    continue
-            origins.append(origin)
-        if origins:
-            groups.append((shape, variant, offs, origins))
-            total += len(origins)
+    if counts is None:
+        counts = owned_counts(state, seat)
+    groups = list(tunnels.payable_hits(state, seat, counts))
+    total = sum(origins.bit_count() for *_, origins in groups)
     if not total:
         return None
     k = rng.randrange(total)
     for shape, variant, offs, origins in groups:
-        if k < len(origins):
-            place = tunnels.make_placement(g, shape, variant, offs, origins[k])
-            return rng.choice(list(tunnels.dig_options(state, seat, place, counts)))
-        k -= len(origins)
+        n = origins.bit_count()
+        if k < n:
+            for _ in range(k):  # the k-th origin in bit order
+                origins &= origins - 1
+            origin = (origins & -origins).bit_length() - 1
+            place = tunnels.make_placement(geo(state), shape, variant, offs, origin)
+            return rng.choice(tunnels.dig_options_at(state, seat, place, counts))
+        k -= n
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def random_trade(
+    state: State, seat: int, rng: random.Random, counts: Counter[Resource] | None = None
+) -> Trade:
+    """A random legal trade, uniform over all of them (as `rng.choice` of the list of
+    them, without making it)."""
+    groups = trade_groups(state, seat, counts)
+    k = rng.choice(range(sum(len(trades) for trades in groups)))
+    for trades in groups:
+        if k < len(trades):
+            return trades[k]
+        k -= len(trades)
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -110,7 +135,8 @@ def play_random_game(
     on_action: Callable[[State, int, Action], None] | None = None,
 ) -> Game:
     """Play a whole game with random legal actions (fast path: the state is mutated in
-    place). `on_action` is called after each action, e.g. to check invariants."""
+    place, each action, generated legal, carried out by `engine.apply_trusted`).
+    `on_action` is called after each action, e.g. to check invariants."""
     game = Game(config, seed)
     rng = random.Random(seed if policy_seed is None else policy_seed)
     state = game.state
@@ -120,7 +146,7 @@ def play_random_game(
             raise RuntimeError("nobody can act but the game is not over")
         seat = seats[0]
         action = random_action(state, seat, rng)
-        engine.apply(state, seat, action)
+        engine.apply_trusted(state, seat, action)
         game.moves.append(Move(seat, action))
         if on_action is not None:
             on_action(state, seat, action)
@@ -154,7 +180,8 @@ def play_game(
     """Play a whole game with one policy per seat (or one for every seat), sharing one
     random generator seeded like `play_random_game`, so that with every seat random
     it plays exactly the same game. `checked` plays through `Game.play` (each action
-    validated on a copy) instead of the fast path."""
+    validated on a copy) instead of in place (`engine.apply`, which still refuses an
+    illegal action: a policy is any callable, not the legal generators)."""
     if isinstance(policies, str) or callable(policies):
         chosen: list[Policy | str] = [policies] * config.players
     else:

@@ -8,7 +8,6 @@ from __future__ import annotations
 from rules.actions import Pay, Payment
 from rules.content import load_content
 from rules.errors import IllegalActionError
-from rules.grid import parse_cell
 from rules.mountain import TIER_NAMES, check_on_mountain, geo, networks, own_network
 from rules.payment import available_tokens, spend
 from rules.resources import Resource
@@ -18,29 +17,59 @@ from rules.state import State
 def statue_moves(state: State, seat: int, origin: str) -> list[str]:
     """Cells the statue on `origin` may move to with one cart."""
     g = geo(state)
+    reach = _reach(state, seat, origin)
+    return [c for c in g.cells(reach) if c != origin and c not in state.board.statues]
+
+
+def _reach(state: State, seat: int, origin: str) -> int:
+    """The cells a cart can take the statue on `origin` to (its piece and the pieces
+    next to it), statues not yet left out; none unless it is this player's statue."""
+    g = geo(state)
     nets = networks(state)
     piece = nets.piece_at(origin)
     if piece is None or origin not in state.board.statues:
-        return []
+        return 0
     if not (1 << g.bit(origin)) & own_network(state, seat):
-        return []
+        return 0
     pm = nets.piece_masks[piece.id]
     reach = pm
     near = g.spread(pm)
     for _pid, mask in nets.piece_masks.items():
         if mask & near:
             reach |= mask
-    return [c for c in g.cells(reach) if c != origin and c not in state.board.statues]
+    return reach
+
+
+def can_move_a_statue(state: State, seat: int) -> bool:
+    """Whether some statue of this player's network can be moved now: a cart for its
+    clan and a free cell within reach (as `statue_moves` and `cart_tokens` answer)."""
+    g = geo(state)
+    own = own_network(state, seat)
+    if not own:
+        return False
+    statues = 0
+    for cell in state.board.statues:
+        statues |= 1 << g.bits[cell]
+    if not statues & own:
+        return False
+    paid: dict[str, bool] = {}
+    for origin in movable_statues(state, seat):
+        clan = state.board.statues[origin]
+        if clan not in paid:
+            paid[clan] = bool(cart_tokens(state, seat, clan))
+        if paid[clan] and _reach(state, seat, origin) & ~statues:
+            return True
+    return False
 
 
 def movable_statues(state: State, seat: int) -> list[str]:
     """The statues in this player's network, in reading order."""
     g = geo(state)
     own = own_network(state, seat)
-    return sorted(
-        (c for c in state.board.statues if (1 << g.bit(c)) & own),
-        key=lambda c: (parse_cell(c)[1], parse_cell(c)[0]),
-    )
+    if not own:
+        return []
+    bits = g.bits  # a cell's bit grows with its row, then its column: reading order
+    return sorted((c for c in state.board.statues if own >> bits[c] & 1), key=bits.__getitem__)
 
 
 def cart_tokens(state: State, seat: int, clan: str) -> list[Pay]:
@@ -55,14 +84,45 @@ def cart_tokens(state: State, seat: int, clan: str) -> list[Pay]:
 
 
 def move_statue(
-    state: State, seat: int, origin: str, target: str, pay: Payment, *, free: bool = False
+    state: State,
+    seat: int,
+    origin: str,
+    target: str,
+    pay: Payment,
+    *,
+    free: bool = False,
+    checked: bool = True,
 ) -> None:
-    """Check and carry out one statue move, paid with a cart unless `free` (a spell)."""
+    """Carry out one statue move, paid with a cart unless `free` (a spell); checked
+    first unless the caller knows it is legal."""
+    if checked:
+        check_statue_move(state, seat, origin, target)
+    clan = state.board.statues[origin]
+    tokens: list[Pay] = []
+    if not free:
+        if pay is None:
+            allowed = cart_tokens(state, seat, clan)
+            if not allowed:
+                raise IllegalActionError(
+                    f"You need a wild cart or a {clan} cart to move this statue.", "cannot_afford"
+                )
+            tokens = [allowed[0]]
+        else:
+            if checked:
+                _check_cart(state, seat, clan, pay)
+            tokens = [pay[0]]
+    spend(state, seat, tokens)
+    del state.board.statues[origin]
+    state.board.statues[target] = clan
+
+
+def check_statue_move(state: State, seat: int, origin: str, target: str) -> None:
+    """Raise the refusal of moving the statue on `origin` to `target`, if any, but for
+    its payment."""
     g = geo(state)
     for cell in (origin, target):
         check_on_mountain(g, cell)
-    clan = state.board.statues.get(origin)
-    if clan is None:
+    if origin not in state.board.statues:
         raise IllegalActionError(f"There is no statue on {origin}.", "no_statue")
     nets = networks(state)
     if nets.piece_at(origin) is None:
@@ -77,32 +137,19 @@ def move_statue(
             " neither.",
             "too_far",
         )
-    tokens: list[Pay] = []
-    if not free:
-        allowed = cart_tokens(state, seat, clan)
-        if pay is None:
-            if not allowed:
-                raise IllegalActionError(
-                    f"You need a wild cart or a {clan} cart to move this statue.", "cannot_afford"
-                )
-            tokens = [allowed[0]]
-        else:
-            if len(pay) != 1 or pay[0].resource != Resource.CART:
-                raise IllegalActionError(
-                    "A statue move is paid with exactly one cart.", "wrong_payment"
-                )
-            tok = pay[0]
-            if tok.cart_clan is not None and tok.cart_clan.value != clan:
-                raise IllegalActionError(
-                    f"A {tok.cart_clan.value} cart can only move {tok.cart_clan.value} statues.",
-                    "clan_cart",
-                )
-            if tok not in allowed:
-                raise IllegalActionError(f"You do not have that cart ({tok}).", "not_owned")
-            tokens = [tok]
-    spend(state, seat, tokens)
-    del state.board.statues[origin]
-    state.board.statues[target] = clan
+
+
+def _check_cart(state: State, seat: int, clan: str, pay: tuple[Pay, ...]) -> None:
+    if len(pay) != 1 or pay[0].resource != Resource.CART:
+        raise IllegalActionError("A statue move is paid with exactly one cart.", "wrong_payment")
+    tok = pay[0]
+    if tok.cart_clan is not None and tok.cart_clan.value != clan:
+        raise IllegalActionError(
+            f"A {tok.cart_clan.value} cart can only move {tok.cart_clan.value} statues.",
+            "clan_cart",
+        )
+    if tok not in cart_tokens(state, seat, clan):
+        raise IllegalActionError(f"You do not have that cart ({tok}).", "not_owned")
 
 
 def statue_on_pedestal(state: State, cell: str) -> bool:

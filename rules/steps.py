@@ -19,7 +19,9 @@ its rule.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from rules import horde, tunnels
 from rules.content import load_content
@@ -87,10 +89,11 @@ TURN_STEPS: dict[str, StepRule] = {
 }
 
 
-def allows(state: State, seat: int, kind: str) -> bool:
+def allows(state: State, seat: int, kind: str, possible: Possible | None = None) -> bool:
     """Whether where the game and the turn stand lets `seat` take an action of `kind`
-    now (whether one is possible is for the rule of that kind)."""
-    return refusal(state, seat, kind) is None
+    now (whether one is possible is for the rule of that kind). `possible`: as for
+    `refusal`."""
+    return _refused(state, seat, kind, possible) is None
 
 
 def check(state: State, seat: int, kind: str) -> None:
@@ -100,33 +103,49 @@ def check(state: State, seat: int, kind: str) -> None:
         raise error
 
 
-def refusal(state: State, seat: int, kind: str) -> RulesError | None:
+Possible = Callable[[str], bool]
+"""Whether an action of a kind ("recruit", "dig") is possible for the seat now, the
+turn's steps aside: a caller that has already worked it out passes it on."""
+
+Why = Callable[[], RulesError]
+"""Makes the refusal a player sees (only when one is wanted: `allows` needs none)."""
+
+
+def refusal(
+    state: State, seat: int, kind: str, possible: Possible | None = None
+) -> RulesError | None:
     """Why `seat` may not take an action of `kind` now (None: the game and the turn
     allow it). Checked in this order: the game's end, the phase, whose go it is, then
-    the turn's steps."""
+    the turn's steps. `possible` answers for `main_due` (see there)."""
+    why = _refused(state, seat, kind, possible)
+    return None if why is None else why()
+
+
+def _refused(state: State, seat: int, kind: str, possible: Possible | None) -> Why | None:
     if state.phase == "over":
-        return GameOverError("The game is over.")
+        return partial(GameOverError, "The game is over.")
     if kind == "keep":
         return _draft_refusal(state, seat)
     if kind == "gate":
         return _gate_refusal(state, seat)
     turn = state.turn
     if kind not in PHASE_KINDS[state.phase] or turn is None:
-        return IllegalActionError(
+        return partial(
+            IllegalActionError,
             "The game has not started yet: finish placing gates and the draft first.",
             "not_playing",
         )
     if turn.seat != seat:
-        return NotYourTurnError(f"It is {state.players[turn.seat].colour}'s turn.")
+        return partial(NotYourTurnError, f"It is {state.players[turn.seat].colour}'s turn.")
     rule = TURN_STEPS[kind]
     found = None
-    if rule.waits is not None and main_due(state, seat):
+    if rule.waits is not None and main_due(state, seat, possible):
         found = rule.waits
     elif rule.late is not None and (turn.step > rule.until or (rule.main and turn.main_done)):
         found = rule.late
     elif rule.spell and turn.spell_cast:
         found = ONE_SPELL
-    return None if found is None else IllegalActionError(found.message, found.code)
+    return None if found is None else partial(IllegalActionError, found.message, found.code)
 
 
 def advance(state: State, kind: str) -> None:
@@ -143,13 +162,16 @@ def advance(state: State, kind: str) -> None:
         turn.step = rule.then
 
 
-def main_due(state: State, seat: int) -> bool:
+def main_due(state: State, seat: int, possible: Possible | None = None) -> bool:
     """Whether step 2 still obliges `seat` to recruit or dig (before a great hall,
     statue moves or the end of the turn): it is their turn, the main action is not
-    done and one is possible."""
+    done and one is possible (asked of `possible` if given, else of the horde and the
+    tunnels' rules)."""
     turn = state.turn
     if turn is None or turn.seat != seat or turn.main_done or turn.step > 2:
         return False
+    if possible is not None:
+        return possible("recruit") or possible("dig")
     return horde.can_recruit(state, seat) or tunnels.can_dig(state, seat)
 
 
@@ -165,25 +187,32 @@ def _drafting(state: State, seat: int) -> bool:
     return len(state.players[seat].pyramid) < load_content().pieces.starting_draft_keeps
 
 
-def _draft_refusal(state: State, seat: int) -> RulesError | None:
+def _draft_refusal(state: State, seat: int) -> Why | None:
     if "keep" not in PHASE_KINDS[state.phase]:
         if state.phase == "gates" and state.config.gates_first:
-            return IllegalActionError(
-                "The starting-troll draft begins once every gate is placed.", "not_drafting"
+            return partial(
+                IllegalActionError,
+                "The starting-troll draft begins once every gate is placed.",
+                "not_drafting",
             )
-        return IllegalActionError("The starting-troll draft is over.", "not_drafting")
+        return partial(IllegalActionError, "The starting-troll draft is over.", "not_drafting")
     if not _drafting(state, seat):
-        return IllegalActionError("You have already kept your four starting trolls.", "draft_done")
+        return partial(
+            IllegalActionError, "You have already kept your four starting trolls.", "draft_done"
+        )
     return None
 
 
-def _gate_refusal(state: State, seat: int) -> RulesError | None:
+def _gate_refusal(state: State, seat: int) -> Why | None:
     if "gate" not in PHASE_KINDS[state.phase]:
         when = "before" if state.config.gates_first else "after"
-        return IllegalActionError(f"Gates are placed {when} the starting-troll draft.", "not_gates")
+        return partial(
+            IllegalActionError, f"Gates are placed {when} the starting-troll draft.", "not_gates"
+        )
     if state.gate_seat != seat:
-        return NotYourTurnError(
+        return partial(
+            NotYourTurnError,
             f"Gates are placed in turn order: it is {state.players[state.gate_seat or 0].colour}'s"
-            " turn to place one."
+            " turn to place one.",
         )
     return None

@@ -23,6 +23,7 @@ from rules.mountain import (
     add_piece,
     check_on_mountain,
     geo,
+    geometry,
     networks,
     opponents_networks,
     own_network,
@@ -75,10 +76,14 @@ def placements(state: State, seat: int) -> Iterator[Placement]:
             yield make_placement(g, shape, variant, offs, low.bit_length() - 1)
 
 
-def placement_hits(state: State, seat: int) -> Iterator[tuple[str, Variant, tuple[int, ...], int]]:
-    """Per tile orientation, the mask of origins where it can legally go. A shape fits
-    at origin p when every cell p + offset is free: the AND of the free mask shifted
-    down by each offset; it touches the network when any cell does (an OR)."""
+def placement_hits(
+    state: State, seat: int, max_size: int | None = None
+) -> Iterator[tuple[str, Variant, tuple[int, ...], int]]:
+    """Per tile orientation, the mask of origins where it can legally go (only tiles of
+    at most `max_size` cells if given). A shape fits at origin p when p and every cell
+    p + offset are free: the AND of the free mask shifted down by each offset; it
+    touches the network when any cell does (an OR). The shapes share many offsets
+    (`_Orientations`): each shared prefix of offsets is ANDed and ORed once."""
     g = geo(state)
     nets = networks(state)
     own = own_network(state, seat)
@@ -86,17 +91,99 @@ def placement_hits(state: State, seat: int) -> Iterator[tuple[str, Variant, tupl
         return
     free = g.area & ~nets.occupied & ~g.sites & ~g.spread(opponents_networks(state, seat))
     touch = g.spread(own) & free
+    shapes = _orientations(g.stride)
+    free_at: dict[int, int] = {}  # the masks shifted by each offset, once needed
+    touch_at: dict[int, int] = {}
+    n = len(shapes.steps)
+    valid = [0] * n
+    touching = [0] * n
+    done = [False] * n
+    left = state.tunnels_left
     for tile in load_content().tunnels:
-        if state.tunnels_left.get(tile.id, 0) <= 0:
+        if left.get(tile.id, 0) <= 0:
             continue
-        for variant, offs in _variant_offsets(tile.id, g.stride):
-            valid = free
-            touching = 0
+        if max_size is not None and tunnel_size(tile.id) > max_size:
+            continue
+        for i in shapes.needs[tile.id]:  # the prefixes of its shapes not worked out yet
+            if done[i]:
+                continue
+            parent, o = shapes.steps[i]
+            shifted = free_at.get(o)
+            if shifted is None:
+                shifted = free_at[o] = free >> o
+                touch_at[o] = touch >> o
+            if parent < 0:
+                valid[i] = shifted
+                touching[i] = touch_at[o]
+            else:
+                valid[i] = valid[parent] & shifted
+                touching[i] = touching[parent] | touch_at[o]
+            done[i] = True
+        for variant, offs, node in shapes.tiles[tile.id]:
+            hits = valid[node] & touching[node] & free  # p itself: see `_Orientations`
+            if hits:
+                yield tile.id, variant, offs, hits
+
+
+@dataclass(frozen=True, slots=True)
+class _Orientations:
+    """Every tile orientation's cells as bit offsets, for one board width. Their sorted
+    offsets form a trie: `steps[i]` is node i's parent (-1 for none) and the offset it
+    adds, parents first, so that the masks of a prefix several shapes share are worked
+    out once; `needs` lists, per tile, the nodes of its orientations' prefixes. The
+    origin p itself must be free too, even where an orientation does not cover the
+    corner of its bounding box (as placements have always been listed)."""
+
+    steps: tuple[tuple[int, int], ...]
+    needs: dict[str, tuple[int, ...]]
+    tiles: dict[str, tuple[tuple[Variant, tuple[int, ...], int], ...]]  # (variant, offsets, node)
+
+
+@cache
+def _orientations(stride: int) -> _Orientations:
+    cells: dict[str, list[tuple[Variant, tuple[int, ...]]]] = {
+        tile.id: [
+            (v, tuple(dy * stride + dx for dx, dy in v.cells)) for v in tunnel_variants(tile.id)
+        ]
+        for tile in load_content().tunnels
+    }
+    keys = {tuple(sorted(offs)) for rows in cells.values() for _, offs in rows}
+    prefixes = sorted(
+        {k[:n] for k in keys for n in range(1, len(k) + 1)}, key=lambda k: (len(k), k)
+    )
+    node = {k: i for i, k in enumerate(prefixes)}
+
+    def needs(rows: list[tuple[Variant, tuple[int, ...]]]) -> tuple[int, ...]:
+        mine = {tuple(sorted(offs)) for _, offs in rows}
+        return tuple(sorted({node[k[:n]] for k in mine for n in range(1, len(k) + 1)}))
+
+    return _Orientations(
+        steps=tuple((node.get(k[:-1], -1), k[-1]) for k in prefixes),
+        needs={tile: needs(rows) for tile, rows in cells.items()},
+        tiles={
+            tile: tuple((v, offs, node[tuple(sorted(offs))]) for v, offs in rows)
+            for tile, rows in cells.items()
+        },
+    )
+
+
+@cache
+def _rubble_levels(side: str) -> dict[tuple[int, ...], tuple[int, ...]]:
+    """Per tile orientation (its offsets), the origins where it covers at least k rubble
+    spaces, for k = 0 (every origin: -1) up to its size (built once per board side)."""
+    g = geometry(side)
+    out: dict[tuple[int, ...], tuple[int, ...]] = {}
+    for rows in _orientations(g.stride).tiles.values():
+        for _, offs, _ in rows:
+            if offs in out:
+                continue
+            at_least = [-1] + [0] * len(offs)
             for o in offs:
-                valid &= free >> o
-                touching |= touch >> o
-            if valid & touching:
-                yield tile.id, variant, offs, valid & touching
+                covers = g.rubble >> o
+                for k in range(len(offs), 0, -1):
+                    at_least[k] |= at_least[k - 1] & covers
+            out[offs] = tuple(at_least)
+    return out
 
 
 def make_placement(
@@ -108,18 +195,31 @@ def make_placement(
     return Placement(shape, variant, origin, offs, mask, (mask & g.rubble).bit_count(), g.names)
 
 
-@cache
-def _variant_offsets(shape: str, stride: int) -> tuple[tuple[Variant, tuple[int, ...]], ...]:
-    return tuple((v, tuple(dy * stride + dx for dx, dy in v.cells)) for v in tunnel_variants(shape))
+def payable_hits(
+    state: State, seat: int, counts: Counter[Resource]
+) -> Iterator[tuple[str, Variant, tuple[int, ...], int]]:
+    """As `placement_hits`, only the origins the player can pay for with `counts`
+    (enough of one mineral, and hammers for the rubble), leaving out orientations
+    with none."""
+    biggest = max(counts[m] for m in MINERALS)
+    hammers = 99 if FLAG_FREE_RUBBLE in state.turn_flags() else counts[Resource.HAMMER]
+    rubble = _rubble_levels(state.config.board_side)
+    for shape, variant, offs, hits in placement_hits(state, seat, biggest):
+        payable = hits if hammers >= len(offs) else hits & ~rubble[offs][hammers + 1]
+        if payable:
+            yield shape, variant, offs, payable
 
 
-def has_minerals_for_a_tunnel(state: State, seat: int) -> bool:
+def has_minerals_for_a_tunnel(
+    state: State, seat: int, counts: Counter[Resource] | None = None
+) -> bool:
     """True if the player owns enough of one mineral for the smallest tunnel left."""
-    sizes = [tunnel_size(t) for t, n in state.tunnels_left.items() if n > 0]
-    if not sizes:
+    smallest = min((tunnel_size(t) for t, n in state.tunnels_left.items() if n > 0), default=0)
+    if not smallest:
         return False
-    counts = owned_counts(state, seat)
-    return any(counts[m] >= min(sizes) for m in MINERALS)
+    if counts is None:
+        counts = owned_counts(state, seat)
+    return any(counts[m] >= smallest for m in MINERALS)
 
 
 def affordable(state: State, seat: int, p: Placement, counts: Counter[Resource]) -> list[Resource]:
@@ -131,14 +231,14 @@ def affordable(state: State, seat: int, p: Placement, counts: Counter[Resource])
     return [m for m in MINERALS if counts[m] >= size]
 
 
-def can_dig(state: State, seat: int) -> bool:
-    """Whether some tunnel can be dug now with what the player owns."""
-    if not has_minerals_for_a_tunnel(state, seat):
+def can_dig(state: State, seat: int, counts: Counter[Resource] | None = None) -> bool:
+    """Whether some tunnel can be dug now with what the player owns (`counts`, if the
+    caller has them)."""
+    if counts is None:
+        counts = owned_counts(state, seat)
+    if not has_minerals_for_a_tunnel(state, seat, counts):
         return False
-    counts = owned_counts(state, seat)
-    biggest = max(counts[m] for m in MINERALS)
-    hammers = 99 if FLAG_FREE_RUBBLE in state.turn_flags() else counts[Resource.HAMMER]
-    return any(p.size <= biggest and p.rubble <= hammers for p in placements(state, seat))
+    return next(payable_hits(state, seat, counts), None) is not None
 
 
 # --- what a dig may bring: a pedestal on its anchor, workshops beside it ----------------
@@ -233,8 +333,8 @@ def _workshop_plans(
 # --- the dig -----------------------------------------------------------------------------
 
 
-def dig(state: State, seat: int, action: Dig) -> None:
-    """Check and carry out a dig (turn and step are the caller's business)."""
+def check_dig(state: State, seat: int, action: Dig) -> None:
+    """Raise the refusal of a dig, if any, but for its payment (`resolve_payment`)."""
     content = load_content()
     g = geo(state)
     nets = networks(state)
@@ -269,11 +369,6 @@ def dig(state: State, seat: int, action: Dig) -> None:
             "A new tunnel must touch your own network along an edge.", "not_connected"
         )
     _check_opponents(state, seat, mask)
-    rubble = (mask & g.rubble).bit_count()
-    hammers = 0 if FLAG_FREE_RUBBLE in state.turn_flags() else rubble
-    size = len(action.cells)
-    need = [action.mineral] * size + [Resource.HAMMER] * hammers
-    account = state.account_of(seat)
     if action.pedestal is not None:
         refusal = pedestal_refusal(state, seat, action.anchor, action.pedestal)
         if refusal is not None:
@@ -285,6 +380,20 @@ def dig(state: State, seat: int, action: Dig) -> None:
         if refusal is not None:
             raise refusal
         supply[workshop] -= 1
+
+
+def dig(state: State, seat: int, action: Dig, *, checked: bool = True) -> None:
+    """Carry out a dig, checked first unless the caller knows it is legal (turn and
+    step are the caller's business)."""
+    g = geo(state)
+    if checked:
+        check_dig(state, seat, action)
+    mask = g.mask(action.cells)
+    rubble = (mask & g.rubble).bit_count()
+    hammers = 0 if FLAG_FREE_RUBBLE in state.turn_flags() else rubble
+    size = len(action.cells)
+    need = [action.mineral] * size + [Resource.HAMMER] * hammers
+    account = state.account_of(seat)
     tokens = resolve_payment(state, seat, need, action.pay, what=f"the {action.shape} tunnel")
 
     # -- carry it out ------------------------------------------------------------------
@@ -317,33 +426,74 @@ def dig(state: State, seat: int, action: Dig) -> None:
     state.tunnels_left[action.shape] -= 1
 
 
+@dataclass(frozen=True, slots=True)
+class DigOptions:
+    """Every legal dig at one placement, in the order of `dig_options`, as a sequence
+    that makes only the digs asked for (`len` is the product of the choices, so a
+    random one is picked without making the others)."""
+
+    placement: Placement
+    minerals: tuple[Resource, ...]
+    pedestals: tuple[Clan | None, ...]
+    plans: tuple[tuple[tuple[str, str], ...], ...]
+
+    def __len__(self) -> int:
+        return len(self.minerals) * len(self.pedestals) * len(self.plans)
+
+    def __getitem__(self, i: int) -> Dig:
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        rest, plan = divmod(i, len(self.plans))
+        mineral, pedestal = divmod(rest, len(self.pedestals))
+        p = self.placement
+        return Dig(
+            p.shape,
+            p.cells,
+            p.anchor,
+            self.minerals[mineral],
+            self.pedestals[pedestal],
+            self.plans[plan],
+        )
+
+    def __iter__(self) -> Iterator[Dig]:
+        p = self.placement
+        for mineral in self.minerals:
+            for ped in self.pedestals:
+                for plan in self.plans:
+                    yield Dig(p.shape, p.cells, p.anchor, mineral, ped, plan)
+
+
+def dig_options_at(
+    state: State, seat: int, p: Placement, counts: Counter[Resource] | None = None
+) -> DigOptions:
+    """The legal digs at one placement (`dig_options`) as a `DigOptions` sequence."""
+    if counts is None:
+        counts = owned_counts(state, seat)
+    minerals = affordable(state, seat, p, counts)
+    if not minerals:
+        return DigOptions(p, (), (), ())
+    pedestals: tuple[Clan | None, ...] = (None, *dig_pedestals(state, seat, p.anchor))
+    around = geo(state).spread(p.mask)
+    sites = workshop_choices(state, p.mask)
+    plans = tuple(_workshop_plans(state, around, sites, Counter(state.workshop_supply)))
+    return DigOptions(p, tuple(minerals), pedestals, plans)
+
+
 def dig_options(
     state: State, seat: int, p: Placement, counts: Counter[Resource] | None = None
 ) -> Iterator[Dig]:
     """Every legal dig at one placement: each affordable mineral, each pedestal choice
     (none first) and each way to establish workshops on the empty sites next to it."""
-    if counts is None:
-        counts = owned_counts(state, seat)
-    minerals = affordable(state, seat, p, counts)
-    if not minerals:
-        return
-    pedestals: list[Clan | None] = [None, *dig_pedestals(state, seat, p.anchor)]
-    around = geo(state).spread(p.mask)
-    sites = workshop_choices(state, p.mask)
-    site_plans = list(_workshop_plans(state, around, sites, Counter(state.workshop_supply)))
-    for mineral in minerals:
-        for ped in pedestals:
-            for plan in site_plans:
-                yield Dig(p.shape, p.cells, p.anchor, mineral, ped, plan)
+    yield from dig_options_at(state, seat, p, counts)
 
 
 def dig_actions(state: State, seat: int) -> Iterator[Dig]:
     """Every legal dig with what the player owns (turn and step aside)."""
-    if not has_minerals_for_a_tunnel(state, seat):
-        return
     counts = owned_counts(state, seat)
+    if not has_minerals_for_a_tunnel(state, seat, counts):
+        return
     for p in placements(state, seat):
-        yield from dig_options(state, seat, p, counts)
+        yield from dig_options_at(state, seat, p, counts)
 
 
 def tunnel_score(state: State, size: int, mineral: Resource) -> int:

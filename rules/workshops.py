@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rules.actions import PYRAMID_SLOTS, UseWorkshop, format_bundle
+from rules.actions import PYRAMID_SLOTS, Pay, UseWorkshop, format_bundle
 from rules.content import Conversion, load_content
 from rules.errors import IllegalActionError
 from rules.mountain import any_network, geo, own_network
 from rules.payment import available_tokens, gain, resolve_payment, spend
 from rules.resources import RESOURCE_BY_NAME, Resource
-from rules.state import State
+from rules.state import State, Turn
 
 
 def open_entrances(state: State, site: str) -> int:
@@ -71,26 +71,20 @@ def describe_conversion(conv: Conversion) -> str:
     return f"{left}>{format_bundle(get)}"
 
 
-def apply_conversion(state: State, seat: int, workshop_id: str, action: UseWorkshop) -> None:
-    """Check and carry out one use of a workshop (not the turn or access checks)."""
+def apply_conversion(
+    state: State, seat: int, workshop_id: str, action: UseWorkshop, *, checked: bool = True
+) -> None:
+    """Carry out one use of a workshop (not the turn or access checks), checked first
+    unless the caller knows it is legal."""
     conv = match_conversion(workshop_id, action)
-    name = load_content().workshop(workshop_id).name
     if conv.move_from_troll:
         assert action.move is not None
-        if action.move.source not in PYRAMID_SLOTS:
-            raise IllegalActionError(
-                f"The {name} moves a resource from one of your trolls, not from storage.",
-                "not_from_troll",
-            )
-        if Counter(available_tokens(state, seat, held=True))[action.move] <= 0:
-            raise IllegalActionError(
-                f"Your troll on {action.move.source} is not holding that"
-                f" {action.move.resource.value}.",
-                "not_owned",
-            )
+        if checked:
+            _check_move(state, seat, workshop_id, action.move)
         spend(state, seat, [action.move])
         gain(state, seat, [action.move.resource])
         return
+    name = load_content().workshop(workshop_id).name
     tokens = resolve_payment(
         state,
         seat,
@@ -103,30 +97,51 @@ def apply_conversion(state: State, seat: int, workshop_id: str, action: UseWorks
     gain(state, seat, action.get)
 
 
-def use_workshop(state: State, seat: int, action: UseWorkshop, allowed_uses: int) -> None:
-    """A use within the turn: one workshop per turn, at most `allowed_uses` times."""
+def _check_move(state: State, seat: int, workshop_id: str, move: Pay) -> None:
+    name = load_content().workshop(workshop_id).name
+    if move.source not in PYRAMID_SLOTS:
+        raise IllegalActionError(
+            f"The {name} moves a resource from one of your trolls, not from storage.",
+            "not_from_troll",
+        )
+    if Counter(available_tokens(state, seat, held=True))[move] <= 0:
+        raise IllegalActionError(
+            f"Your troll on {move.source} is not holding that {move.resource.value}.",
+            "not_owned",
+        )
+
+
+def use_workshop(state: State, seat: int, action: UseWorkshop, *, checked: bool = True) -> None:
+    """A use within the turn: one workshop per turn, at most once per open entrance
+    (`workshop_uses`); checked first unless the caller knows it is legal."""
     turn = state.turn
     assert turn is not None
     workshop_id = state.board.workshops.get(action.site)
     if workshop_id is None:
         raise IllegalActionError(f"There is no workshop on {action.site}.", "no_workshop")
-    if turn.workshop is not None and turn.workshop != action.site:
+    if checked:
+        _check_use(state, seat, action.site, turn)
+    apply_conversion(state, seat, workshop_id, action, checked=checked)
+    turn.workshop = action.site
+    turn.workshop_uses += 1
+
+
+def _check_use(state: State, seat: int, site: str, turn: Turn) -> None:
+    if turn.workshop is not None and turn.workshop != site:
         raise IllegalActionError(
             f"You already used the workshop on {turn.workshop} this turn; only one workshop"
             " per turn.",
             "one_workshop",
         )
+    allowed_uses = workshop_uses(state, seat, site)
     if allowed_uses <= 0:
         raise IllegalActionError(
-            f"Your network does not touch an entrance of the workshop on {action.site}.",
+            f"Your network does not touch an entrance of the workshop on {site}.",
             "no_access",
         )
     if turn.workshop_uses >= allowed_uses:
         raise IllegalActionError(
-            f"The workshop on {action.site} has {allowed_uses} open entrance"
+            f"The workshop on {site} has {allowed_uses} open entrance"
             f"{'s' if allowed_uses != 1 else ''}: you have used it that many times.",
             "no_uses_left",
         )
-    apply_conversion(state, seat, workshop_id, action)
-    turn.workshop = action.site
-    turn.workshop_uses += 1
