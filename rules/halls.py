@@ -31,8 +31,9 @@ def hall_placements(state: State, seat: int) -> Iterator[DedicateHall]:
         for variant, offs, same in _hall_offsets(hall_id, g.stride):
             valid = found.get(same)
             if valid is None:  # the first orientation with these cells (altar aside)
-                valid = tunnels
-                for o in offs:
+                # p is the corner of the bounding box, which the hall need not cover
+                valid = tunnels >> offs[0]
+                for o in offs[1:]:
                     valid &= tunnels >> o
                 found[same] = valid
             while valid:

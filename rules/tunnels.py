@@ -80,8 +80,8 @@ def placement_hits(
     state: State, seat: int, max_size: int | None = None
 ) -> Iterator[tuple[str, Variant, tuple[int, ...], int]]:
     """Per tile orientation, the mask of origins where it can legally go (only tiles of
-    at most `max_size` cells if given). A shape fits at origin p when p and every cell
-    p + offset are free: the AND of the free mask shifted down by each offset; it
+    at most `max_size` cells if given). A shape fits at origin p when every cell p + offset
+    is free: the AND of the free mask shifted down by each offset; it
     touches the network when any cell does (an OR). The shapes share many offsets
     (`_Orientations`): each shared prefix of offsets is ANDed and ORed once."""
     g = geo(state)
@@ -120,7 +120,7 @@ def placement_hits(
                 touching[i] = touching[parent] | touch_at[o]
             done[i] = True
         for variant, offs, node in shapes.tiles[tile.id]:
-            hits = valid[node] & touching[node] & free  # p itself: see `_Orientations`
+            hits = valid[node] & touching[node]
             if hits:
                 yield tile.id, variant, offs, hits
 
@@ -131,8 +131,8 @@ class _Orientations:
     offsets form a trie: `steps[i]` is node i's parent (-1 for none) and the offset it
     adds, parents first, so that the masks of a prefix several shapes share are worked
     out once; `needs` lists, per tile, the nodes of its orientations' prefixes. The
-    origin p itself must be free too, even where an orientation does not cover the
-    corner of its bounding box (as placements have always been listed)."""
+    origin p is the corner of the orientation's bounding box, which it need not cover
+    (an L3 or a T4 leaves it empty): only the covered cells must be free."""
 
     steps: tuple[tuple[int, int], ...]
     needs: dict[str, tuple[int, ...]]

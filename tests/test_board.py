@@ -15,15 +15,18 @@ from mountain_helpers import (
     put_tunnel,
 )
 
-from rules import halls, mountain, statues, tunnels, workshops
+from rules import engine, halls, mountain, statues, tunnels, workshops
 from rules.actions import DedicateHall, Dig, MoveStatue, Pay, parse_action
 from rules.content import load_content
 from rules.errors import IllegalActionError
+from rules.game import Game
 from rules.grid import cell_name, neighbours, parse_cell
 from rules.mountain import geo, own_network
 from rules.resources import Clan, Resource
 from rules.scoring import final_outcome
-from rules.state import PedestalToken, State
+from rules.selfplay import play_random_game
+from rules.shapes import hall_variants
+from rules.state import PedestalToken, State, make_config
 
 STONE = Resource.STONE
 
@@ -513,3 +516,90 @@ def _two_halls(state: State) -> tuple[str, str]:
 
 def test_explicit_pay_item_types() -> None:
     assert str(Pay(Resource.CART, "A1", Clan.FIRE)) == "fire-cart@A1"
+
+
+def _accepted_digs(state: State, seat: int) -> set[tuple[str, frozenset[str]]]:
+    """Every tile position `check_dig` accepts (paid in stone), found by trying each
+    orientation of each tile left at every corner of the grid."""
+    found = set()
+    g = geo(state)
+    for shape, left in state.tunnels_left.items():
+        if left <= 0:
+            continue
+        for variant in tunnels.tunnel_variants(shape):
+            for x in range(g.width):
+                for y in range(g.height):
+                    cells = [(x + dx, y + dy) for dx, dy in variant.cells]
+                    if any(cx >= g.width or cy >= g.height for cx, cy in cells):
+                        continue
+                    names = [cell_name(c) for c in cells]
+                    anchor = None if variant.mark is None else names[variant.mark]
+                    try:
+                        tunnels.check_dig(state, seat, Dig(shape, tuple(names), anchor, STONE))
+                    except IllegalActionError:
+                        continue
+                    found.add((shape, frozenset(names)))
+    return found
+
+
+@pytest.mark.parametrize(("players", "seed"), [(4, 0), (2, 5)])
+def test_every_tunnel_position_the_engine_accepts_is_listed(players: int, seed: int) -> None:
+    """An L3 or a T4 leaves the corner of its bounding box empty: a position whose
+    corner is dug or off the mountain is still legal, and must be listed (so the AI,
+    the random player and the bot's suggestions see it)."""
+    game = play_random_game(make_config(players=players), seed)
+    replay = Game(game.config, game.seed)
+    checked = missing_before = 0
+    step = max(1, len(game.moves) // 6)
+    for index, move in enumerate(game.moves):
+        state, seat = replay.state, move.seat
+        engine.apply(state, seat, move.action)
+        if index % step or state.phase != "play":
+            continue
+        accepted = _accepted_digs(state, seat)
+        listed = {(p.shape, frozenset(p.cells)) for p in tunnels.placements(state, seat)}
+        assert accepted == listed
+        checked += len(accepted)
+        missing_before += sum(1 for shape, cells in accepted if shape in ("L3", "T4"))
+    assert checked > 50 and missing_before > 0
+
+
+def _accepted_halls(state: State, seat: int) -> set[tuple[str, frozenset[str], str | None]]:
+    """Every great hall position `check_hall` accepts, tried at every grid corner."""
+    g = geo(state)
+    found = set()
+    for hall in state.halls_left:
+        for variant in hall_variants(hall):
+            for x in range(g.width):
+                for y in range(g.height):
+                    cells = [(x + dx, y + dy) for dx, dy in variant.cells]
+                    if any(cx >= g.width or cy >= g.height for cx, cy in cells):
+                        continue
+                    names = [cell_name(c) for c in cells]
+                    altar = None if variant.mark is None else names[variant.mark]
+                    try:
+                        halls.check_hall(state, seat, DedicateHall(hall, tuple(names), altar))
+                    except IllegalActionError:
+                        continue
+                    found.add((hall, frozenset(names), altar))
+    return found
+
+
+def test_every_great_hall_position_the_engine_accepts_is_listed() -> None:
+    """The same for great halls: a rotated hall need not cover its bounding box's
+    corner either."""
+    game = play_random_game(make_config(players=2), 7)
+    state = Game(game.config, game.seed).state
+    checked = 0
+    for index, move in enumerate(game.moves):
+        engine.apply(state, move.seat, move.action)
+        if index % 25 or state.phase != "play":
+            continue
+        for seat in range(2):
+            accepted = _accepted_halls(state, seat)
+            listed = {
+                (h.hall, frozenset(h.cells), h.altar) for h in halls.hall_placements(state, seat)
+            }
+            assert accepted == listed
+            checked += len(accepted)
+    assert checked > 5

@@ -156,7 +156,7 @@ def test_available_kinds_agree_with_the_generators(players: int, seed: int) -> N
 
 
 def _plain_hits(state: State, seat: int) -> list[tuple[str, int, int]]:
-    """`placement_hits` worked out orientation by orientation, as it always was."""
+    """`placement_hits` worked out orientation by orientation, plainly."""
     g = geo(state)
     own = own_network(state, seat)
     if not own:
@@ -170,7 +170,7 @@ def _plain_hits(state: State, seat: int) -> list[tuple[str, int, int]]:
             continue
         for i, variant in enumerate(tunnel_variants(shape)):
             offs = [dy * g.stride + dx for dx, dy in variant.cells]
-            valid, touching = free, 0
+            valid, touching = -1, 0  # the origin is the bounding box's corner, maybe uncovered
             for o in offs:
                 valid &= free >> o
                 touching |= touch >> o
