@@ -3,6 +3,8 @@ great halls, statue moves, workshop entrances and the final scoring example."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from helpers import cards, put_troll, set_storage, shows, storage
 from mountain_helpers import (
@@ -25,7 +27,7 @@ from rules.mountain import geo, own_network
 from rules.resources import Clan, Resource
 from rules.scoring import final_outcome
 from rules.selfplay import play_random_game
-from rules.shapes import hall_variants
+from rules.shapes import Variant, hall_variants
 from rules.state import PedestalToken, State, make_config
 
 STONE = Resource.STONE
@@ -518,27 +520,32 @@ def test_explicit_pay_item_types() -> None:
     assert str(Pay(Resource.CART, "A1", Clan.FIRE)) == "fire-cart@A1"
 
 
+def _on_the_grid(
+    state: State, variants: tuple[Variant, ...]
+) -> Iterator[tuple[tuple[str, ...], str | None]]:
+    """Each orientation at every corner of the grid where it fits: its cells and its
+    marked cell (anchor or altar)."""
+    g = geo(state)
+    for variant in variants:
+        for x in range(g.width - variant.width + 1):
+            for y in range(g.height - variant.height + 1):
+                names = tuple(cell_name((x + dx, y + dy)) for dx, dy in variant.cells)
+                yield names, None if variant.mark is None else names[variant.mark]
+
+
 def _accepted_digs(state: State, seat: int) -> set[tuple[str, frozenset[str]]]:
     """Every tile position `check_dig` accepts (paid in stone), found by trying each
     orientation of each tile left at every corner of the grid."""
     found = set()
-    g = geo(state)
     for shape, left in state.tunnels_left.items():
         if left <= 0:
             continue
-        for variant in tunnels.tunnel_variants(shape):
-            for x in range(g.width):
-                for y in range(g.height):
-                    cells = [(x + dx, y + dy) for dx, dy in variant.cells]
-                    if any(cx >= g.width or cy >= g.height for cx, cy in cells):
-                        continue
-                    names = [cell_name(c) for c in cells]
-                    anchor = None if variant.mark is None else names[variant.mark]
-                    try:
-                        tunnels.check_dig(state, seat, Dig(shape, tuple(names), anchor, STONE))
-                    except IllegalActionError:
-                        continue
-                    found.add((shape, frozenset(names)))
+        for names, anchor in _on_the_grid(state, tunnels.tunnel_variants(shape)):
+            try:
+                tunnels.check_dig(state, seat, Dig(shape, names, anchor, STONE))
+            except IllegalActionError:
+                continue
+            found.add((shape, frozenset(names)))
     return found
 
 
@@ -566,22 +573,14 @@ def test_every_tunnel_position_the_engine_accepts_is_listed(players: int, seed: 
 
 def _accepted_halls(state: State, seat: int) -> set[tuple[str, frozenset[str], str | None]]:
     """Every great hall position `check_hall` accepts, tried at every grid corner."""
-    g = geo(state)
     found = set()
     for hall in state.halls_left:
-        for variant in hall_variants(hall):
-            for x in range(g.width):
-                for y in range(g.height):
-                    cells = [(x + dx, y + dy) for dx, dy in variant.cells]
-                    if any(cx >= g.width or cy >= g.height for cx, cy in cells):
-                        continue
-                    names = [cell_name(c) for c in cells]
-                    altar = None if variant.mark is None else names[variant.mark]
-                    try:
-                        halls.check_hall(state, seat, DedicateHall(hall, tuple(names), altar))
-                    except IllegalActionError:
-                        continue
-                    found.add((hall, frozenset(names), altar))
+        for names, altar in _on_the_grid(state, hall_variants(hall)):
+            try:
+                halls.check_hall(state, seat, DedicateHall(hall, names, altar))
+            except IllegalActionError:
+                continue
+            found.add((hall, frozenset(names), altar))
     return found
 
 
