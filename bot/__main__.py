@@ -26,7 +26,9 @@ from bot import maintenance
 from bot.app import create_bot, log_invite
 from bot.service import GameService, MountainKingRules
 from bot.settings import BadSettingsError, Settings, read_settings
+from bot.store.base import Store
 from bot.store.errors import StoreError
+from bot.store.postgres import PostgresStore, redact
 from bot.store.sqlite import SqliteStore
 from rules.actions import Action
 from rules.state import State
@@ -188,6 +190,26 @@ async def open_store(path: Path) -> SqliteStore:
     return store
 
 
+async def open_postgres(url: str) -> PostgresStore:
+    """The PostgreSQL store, open; `StartupError` names DATABASE_URL (without its
+    password) when it cannot be."""
+    store = PostgresStore(url)
+    try:
+        await store.open()
+    except (StoreError, OSError) as error:
+        with suppress(Exception):
+            await store.close()
+        raise StartupError(f"DATABASE_URL ({redact(url)}): {error}") from None
+    return store
+
+
+async def open_configured_store(settings: Settings) -> Store:
+    """PostgreSQL when DATABASE_URL is set, else the SQLite file DATABASE_PATH."""
+    if settings.database_url is not None:
+        return await open_postgres(settings.database_url.get_secret_value())
+    return await open_store(settings.database_path)
+
+
 async def log_in(bot: discord.Client, token: str) -> None:
     """`bot.login`, its failures (other than a refused token) as `StartupError`."""
     try:
@@ -199,7 +221,7 @@ async def log_in(bot: discord.Client, token: str) -> None:
 
 
 async def run(settings: Settings, token: str, *, delays: Iterator[float] | None = None) -> None:
-    store = await open_store(settings.database_path)
+    store = await open_configured_store(settings)
     try:
         service: GameService[State, Action] = GameService(
             store,

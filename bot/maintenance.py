@@ -180,6 +180,14 @@ def command(args: Sequence[str], out: TextIO = sys.stdout) -> int:
         for line in str(exc).splitlines():
             print(f"{name}: {line}", file=sys.stderr)
         return 2
+    if settings.database_url is not None:
+        # never check or copy the SQLite file while the games live elsewhere
+        print(
+            f"{name}: DATABASE_URL is set: this tool reads the SQLite file DATABASE_PATH only"
+            " (back up PostgreSQL with pg_dump, or with BACKUP_DIR's scheduled copies).",
+            file=sys.stderr,
+        )
+        return 2
     path = settings.database_path
     if name == "check":
         return asyncio.run(check_database(path, out))

@@ -91,6 +91,9 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr | None = None
     database_path: Path = Path("data/mountain-king.sqlite3")
+    # postgresql://user:password@host/database: games in PostgreSQL instead of the SQLite
+    # file, so several bot processes can share them (a secret: it may hold a password)
+    database_url: SecretStr | None = None
     dev_guild_id: int | None = Field(default=None, gt=0)
     log_level: str = "INFO"
     # at most a year between reminders
@@ -112,6 +115,16 @@ class Settings(BaseSettings):
         if level not in LOG_LEVELS:
             raise ValueError(f"it must be one of {', '.join(LOG_LEVELS)}")
         return level
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None or not value.get_secret_value().strip():
+            return None
+        scheme = value.get_secret_value().strip().partition("://")[0].lower()
+        if scheme not in ("postgresql", "postgres"):
+            raise ValueError("it must be a PostgreSQL URL: postgresql://user@host/database")
+        return SecretStr(value.get_secret_value().strip())
 
     @field_validator("database_path")
     @classmethod

@@ -326,3 +326,15 @@ async def test_the_host_tools_name_a_bad_setting_in_one_line(tmp_path: Path) -> 
     assert proc.returncode == 2 and "Traceback" not in output, output
     (line,) = lines(output)
     assert line.startswith("check: DATABASE_PATH is ") and "folder" in line, line
+
+
+def test_database_url_must_be_postgresql_and_is_never_shown() -> None:
+    url = "postgresql://bot:hunter2@db.example/mk"
+    assert Settings(database_url=url).database_url is not None
+    assert "hunter2" not in repr(Settings(database_url=url))
+    assert Settings(database_url="  ").database_url is None
+    with pytest.raises(ValidationError) as caught:
+        Settings(database_url="mysql://bot:hunter2@db.example/mk")
+    (line,) = problems(caught.value)
+    assert line.startswith("DATABASE_URL: it must be a PostgreSQL URL"), line
+    assert "hunter2" not in line

@@ -1,7 +1,8 @@
 """A bot process for the crash test: plays a random game through the service against
-a database file, printing `ack <seq>` after each act returns, until it is killed.
+a database file (or a PostgreSQL database, given its URL), printing `ack <seq>` after
+each act returns, until it is killed.
 
-    python tests/service/crash_worker.py <db path> <players> <rng seed>
+    python tests/service/crash_worker.py <db path or postgresql:// URL> <players> <rng seed>
 """
 
 from __future__ import annotations
@@ -11,15 +12,17 @@ import random
 import sys
 
 from bot.service import MOUNTAIN_KING, GameService
-from bot.store import SqliteStore
+from bot.store import SqliteStore, Store
+from bot.store.postgres import PostgresStore
 from rules.selfplay import play_random_game
 from rules.state import make_config
 
 USERS = (1001, 1002, 1003, 1004, 1005)
 
 
-async def main(path: str, players: int, rng_seed: int) -> None:
-    async with SqliteStore(path) as store:
+async def main(place: str, players: int, rng_seed: int) -> None:
+    store: Store = PostgresStore(place) if place.startswith("postgresql://") else SqliteStore(place)
+    async with store:
         service = GameService(store, MOUNTAIN_KING, rng=random.Random(rng_seed))
         game = await service.create_game(USERS[0], {"players": players})
         for user in USERS[1:players]:

@@ -12,14 +12,17 @@ import random
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from pg_server import PgServer
+
 from bot.service import MOUNTAIN_KING, GameInfo, GameService
 from bot.store import SqliteStore, Store
+from bot.store.postgres import PostgresStore
 from rules.actions import Action
 from rules.game import Game, Move
 from rules.legal import legal_actions
@@ -54,16 +57,40 @@ class FakeClock:
         self.now += delta
 
 
-@dataclass(frozen=True)
+@dataclass
 class Backend:
-    """How the backend-agnostic store tests make a store of one kind."""
+    """How the store and service tests make a store of one kind: a SQLite file at a
+    path, or (PostgreSQL) a fresh database of the test server for each path used."""
 
     name: str
+    server: PgServer | None = None
+    databases: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def postgres(self) -> PgServer:
+        assert self.name == "postgresql" and self.server is not None
+        return self.server
+
+    def database(self, path: Path) -> str:
+        """The PostgreSQL database that stands for the file `path` in this test."""
+        key = str(path)
+        if key not in self.databases:
+            self.databases[key] = self.postgres.create_database()
+        return self.databases[key]
+
+    def url(self, path: Path) -> str:
+        return self.postgres.url(self.database(path))
+
+    def store_at(self, path: Path) -> Store:
+        """A store for the database file `path` (or the database standing for it)."""
+        if self.name == "sqlite":
+            return SqliteStore(path)
+        if self.name == "postgresql":
+            return PostgresStore(self.url(path), pool_size=4)
+        raise AssertionError(self.name)  # pragma: no cover
 
     def make(self, tmp_path: Path) -> Store:
-        if self.name == "sqlite":
-            return SqliteStore(tmp_path / "games.db")
-        raise AssertionError(self.name)  # pragma: no cover
+        return self.store_at(tmp_path / "games.db")
 
     def force_schema_version(self, tmp_path: Path, version: int) -> None:
         """Pretend a newer bot wrote the database."""
@@ -73,19 +100,42 @@ class Backend:
             db.commit()
             db.close()
             return
+        if self.name == "postgresql":
+            database = self.database(tmp_path / "games.db")
+            self.postgres.psql(f"UPDATE mk_schema SET version = {int(version)}", database)
+            return
         raise AssertionError(self.name)  # pragma: no cover
 
     def snapshot_files(self, tmp_path: Path) -> dict[str, bytes]:
-        """The database's bytes on disk, to show a refused open wrote nothing."""
+        """The database's content, to show a refused open wrote nothing."""
         if self.name == "sqlite":
             # the -shm file is a shared-memory index that readers touch; it holds no data
             files = sorted(tmp_path.glob("games.db*"))
             return {p.name: p.read_bytes() for p in files if not p.name.endswith("-shm")}
+        if self.name == "postgresql":
+            return {"dump": self.postgres.dump(self.database(tmp_path / "games.db"))}
         raise AssertionError(self.name)  # pragma: no cover
 
+    def drop_databases(self) -> None:
+        for name in self.databases.values():
+            self.postgres.drop_database(name)
+        self.databases.clear()
 
-# a PostgreSQL backend would be added here and run the same store tests
-BACKENDS = (Backend("sqlite"),)
+
+# the backend `open_service` uses (tests/service/conftest.py sets it for each test)
+_current = Backend("sqlite")
+
+
+def use_backend(backend: Backend) -> Backend:
+    """Make `open_service` open stores of `backend`; returns the one used before."""
+    global _current
+    previous, _current = _current, backend
+    return previous
+
+
+def current_backend() -> Backend:
+    return _current
+
 
 Service = GameService[State, Action]
 
@@ -94,9 +144,10 @@ Service = GameService[State, Action]
 async def open_service(
     path: Path, *, clock: FakeClock | None = None, rng_seed: int | None = 0
 ) -> AsyncIterator[Service]:
-    """A service over a real SQLite file (seeds from a seeded RNG: reproducible)."""
+    """A service over a real SQLite file, or the PostgreSQL database standing for it
+    when the test runs on PostgreSQL (seeds from a seeded RNG: reproducible)."""
     rng = None if rng_seed is None else random.Random(rng_seed)
-    async with SqliteStore(path) as store:
+    async with _current.store_at(path) as store:
         yield GameService(store, MOUNTAIN_KING, rng=rng, clock=clock or FakeClock())
 
 

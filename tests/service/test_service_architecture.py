@@ -5,9 +5,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 FORBIDDEN = ("discord", "PIL", "render")
 
 
+@pytest.mark.sqlite_only
 def test_service_and_store_import_nothing_from_discord_or_render() -> None:
     code = "import sys, bot.service, bot.store;print('\\n'.join(sorted(sys.modules)))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -16,6 +19,7 @@ def test_service_and_store_import_nothing_from_discord_or_render() -> None:
         assert name not in top, f"the service pulls in {name}"
 
 
+@pytest.mark.sqlite_only
 def test_mountain_king_satisfies_the_game_protocol() -> None:
     from bot.service import MOUNTAIN_KING, GameRules
     from rules.actions import Action

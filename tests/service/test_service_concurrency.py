@@ -9,6 +9,7 @@ from pathlib import Path
 
 from service_helpers import (
     USERS,
+    Backend,
     Service,
     open_service,
     record_for,
@@ -17,7 +18,8 @@ from service_helpers import (
 )
 
 from bot.service import GameInfo, GameMovedOnError, GameService
-from bot.store import SqliteStore, StoredGame
+from bot.store import SqliteStore, Store, StoredGame
+from bot.store.postgres import PostgresStore
 from rules.game import Game
 
 
@@ -99,7 +101,7 @@ async def test_many_games_at_once_from_two_services(tmp_path: Path) -> None:
             await assert_replays(one, info, record)
 
 
-class PausingStore(SqliteStore):
+class PausingSqliteStore(SqliteStore):
     """A store whose loads wait at a barrier: both services load the same version
     before either appends, so their appends truly collide."""
 
@@ -113,15 +115,37 @@ class PausingStore(SqliteStore):
         return stored
 
 
+class PausingPostgresStore(PostgresStore):
+    """The same on PostgreSQL: the two stores are two pools, as two processes have."""
+
+    def __init__(self, url: str, barrier: asyncio.Barrier) -> None:
+        super().__init__(url, pool_size=2)
+        self.barrier = barrier
+
+    async def load_game(self, game_id: int) -> StoredGame | None:
+        stored = await super().load_game(game_id)
+        await self.barrier.wait()
+        return stored
+
+
+def pausing_store(backend: Backend, path: Path, barrier: asyncio.Barrier) -> Store:
+    if backend.name == "postgresql":
+        return PausingPostgresStore(backend.url(path), barrier)
+    return PausingSqliteStore(path, barrier)
+
+
 async def test_of_two_colliding_appends_one_wins_and_the_other_hears_it_moved_on(
-    tmp_path: Path,
+    tmp_path: Path, backend: Backend
 ) -> None:
     path = tmp_path / "g.db"
     async with open_service(path) as setup:
         info = await started_game(setup, players=2)
         record = record_for(info)
     barrier = asyncio.Barrier(2)
-    async with PausingStore(path, barrier) as store_a, PausingStore(path, barrier) as store_b:
+    async with (
+        pausing_store(backend, path, barrier) as store_a,
+        pausing_store(backend, path, barrier) as store_b,
+    ):
         a = GameService(store_a, setup.rules)
         b = GameService(store_b, setup.rules)
         for seq, move in enumerate(record.moves[:12]):

@@ -69,6 +69,7 @@ def damage(path: Path, game_id: int, sql: str) -> None:
     db.close()
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize("what", list(DAMAGE))
 async def test_a_damaged_game_is_reported_and_the_others_still_play(
     tmp_path: Path, what: str, caplog: pytest.LogCaptureFixture
@@ -93,6 +94,7 @@ async def test_a_damaged_game_is_reported_and_the_others_still_play(
             assert await service.check_game(good.id) == 20
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize("what", list(DAMAGE_BEFORE_THE_SNAPSHOT))
 async def test_damage_the_snapshot_covers_is_found_by_the_whole_log_check(
     tmp_path: Path, what: str
@@ -111,6 +113,7 @@ async def test_damage_the_snapshot_covers_is_found_by_the_whole_log_check(
             assert await service.check_game(good.id) == 12
 
 
+@pytest.mark.sqlite_only
 async def test_an_edited_action_under_a_fresh_snapshot_is_found_by_the_check(
     tmp_path: Path,
 ) -> None:
@@ -130,6 +133,7 @@ async def test_an_edited_action_under_a_fresh_snapshot_is_found_by_the_check(
         assert caught.value.game_id == bad.id
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize("what", list(SNAPSHOT_DAMAGE))
 async def test_a_damaged_snapshot_is_rebuilt_from_the_log(
     tmp_path: Path, what: str, caplog: pytest.LogCaptureFixture

@@ -15,6 +15,7 @@ from bot.service.owed import StartPost, TurnPost, read_payload
 A, B = USERS[:2]
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize("how", ["option", "stored before editions"])
 async def test_a_game_of_edition_1_drafts_first_then_places_its_gates(
     tmp_path: Path, how: str
@@ -74,6 +75,7 @@ async def test_a_game_of_edition_1_drafts_first_then_places_its_gates(
         assert stored["config"].get("edition", 1) == 1
 
 
+@pytest.mark.sqlite_only
 def test_a_start_post_owed_before_the_phase_was_stored_began_with_the_draft() -> None:
     post = read_payload('{"kind": "start", "players": [], "to_act": [0, 1]}')
     assert isinstance(post, StartPost) and post.phase == "draft"

@@ -70,6 +70,7 @@ async def test_a_game_reopened_from_its_file_continues_where_it_stopped(tmp_path
         assert loaded.state.to_json() == record.state.to_json()
 
 
+@pytest.mark.sqlite_only
 async def test_the_game_rebuilds_from_its_log_when_the_snapshot_is_gone(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
     async with open_service(path) as service:

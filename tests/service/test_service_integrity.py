@@ -65,6 +65,7 @@ def snapshot_row(path: Path, game_id: int) -> tuple[int, str | None, str | None]
     return row
 
 
+@pytest.mark.sqlite_only
 async def test_more_coins_in_the_snapshot_are_not_spent(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -101,6 +102,7 @@ async def test_more_coins_in_the_snapshot_are_not_spent(
         assert await service.check_game(info.id) == played + 6
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize(
     ("what", "sql"),
     [
@@ -142,6 +144,7 @@ async def test_a_drifted_snapshot_is_rebuilt_and_repaired(
         assert await service.check_game(info.id) == played + 4
 
 
+@pytest.mark.sqlite_only
 async def test_a_deleted_log_entry_is_a_corrupt_game_never_played_on(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
     async with open_service(path) as service:
@@ -161,6 +164,7 @@ async def test_a_deleted_log_entry_is_a_corrupt_game_never_played_on(tmp_path: P
         assert log_of(path, info.id) == before
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize(
     "sql",
     [
@@ -192,6 +196,7 @@ async def test_a_log_entry_that_breaks_the_chain_is_a_corrupt_game(
         assert "chain" in caught.value.detail
 
 
+@pytest.mark.sqlite_only
 async def test_the_chain_is_stored_with_every_entry(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
     async with open_service(path) as service:
@@ -202,6 +207,7 @@ async def test_the_chain_is_stored_with_every_entry(tmp_path: Path) -> None:
         assert chain == value
 
 
+@pytest.mark.sqlite_only
 async def test_a_version_3_database_is_upgraded_and_its_logs_chained(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -276,6 +282,7 @@ def run_bot(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.sqlite_only
 async def test_check_reports_each_broken_game_and_exits_1(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
     good, bad = await two_games_one_broken(path)
@@ -291,6 +298,7 @@ async def test_check_reports_each_broken_game_and_exits_1(tmp_path: Path) -> Non
     assert db.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (bad.id,)).fetchone()[0]
 
 
+@pytest.mark.sqlite_only
 async def test_check_of_a_healthy_database_exits_0(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
     async with open_service(path) as service:
@@ -300,6 +308,7 @@ async def test_check_of_a_healthy_database_exits_0(tmp_path: Path) -> None:
     assert "1 games checked: 0 broken" in done.stdout
 
 
+@pytest.mark.sqlite_only
 async def test_the_start_up_sample_logs_broken_games(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -315,6 +324,7 @@ async def test_the_start_up_sample_logs_broken_games(
 # --- backups ----------------------------------------------------------------------------
 
 
+@pytest.mark.sqlite_only
 async def test_a_backup_taken_during_play_opens_and_every_game_replays(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
     async with open_service(path) as service:
@@ -349,6 +359,7 @@ async def test_a_backup_taken_during_play_opens_and_every_game_replays(tmp_path:
             assert await service.check_game(info.id) == 40
 
 
+@pytest.mark.sqlite_only
 async def test_a_backup_never_overwrites_a_file(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
     async with open_service(path):

@@ -114,6 +114,7 @@ async def test_leaving_before_the_start_frees_the_seat(tmp_path: Path) -> None:
             await service.leave(started.id, C)
 
 
+@pytest.mark.sqlite_only
 async def test_undo_takes_back_your_own_action_and_the_log_keeps_it(tmp_path: Path) -> None:
     async with open_service(tmp_path / "g.db") as service:
         info = await started_game(service, players=2)

@@ -30,6 +30,7 @@ def at(day: int, hour: int, minute: int = 0) -> datetime:
     return datetime(2026, 3, day, hour, minute, tzinfo=UTC)
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize(
     ("after", "prefs", "expected"),
     [

@@ -75,6 +75,7 @@ async def test_retries_reaching_two_processes_apply_once(tmp_path: Path) -> None
         assert await two.check_game(info.id) == 20
 
 
+@pytest.mark.sqlite_only
 async def test_a_damaged_stored_result_is_reported_with_the_game_id(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
     async with open_service(path) as service:

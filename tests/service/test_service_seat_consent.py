@@ -45,6 +45,7 @@ def seat_of(info: GameInfo, user: int) -> int:
     return seat.seat
 
 
+@pytest.mark.sqlite_only
 async def test_an_offer_changes_nothing_until_the_offered_user_accepts(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
     async with open_service(path) as service:
@@ -74,6 +75,7 @@ async def test_an_offer_changes_nothing_until_the_offered_user_accepts(tmp_path:
             await service.accept_seat(info.id, D, seat, D, A, offer.token)
 
 
+@pytest.mark.sqlite_only
 async def test_the_creator_cannot_take_a_played_seat_without_its_player(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
     async with open_service(path) as service:
@@ -102,6 +104,7 @@ async def test_the_creator_cannot_take_a_played_seat_without_its_player(tmp_path
         assert told.before is not None and told.before.user_id == A
 
 
+@pytest.mark.sqlite_only
 async def test_a_stranger_or_another_player_cannot_offer_a_seat(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
     async with open_service(path) as service:
@@ -155,6 +158,7 @@ async def test_a_server_admin_assigns_a_seat_directly(tmp_path: Path) -> None:
         assert back.seats[seat].controller_id == C
 
 
+@pytest.mark.sqlite_only
 async def test_an_offer_goes_stale_when_the_seat_changes(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
     async with open_service(path) as service:

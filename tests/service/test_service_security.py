@@ -44,6 +44,7 @@ async def fingerprint(service: Service, path: Path, game_id: int) -> tuple[objec
     return (log, snap, waiting, handled, (await service.load(game_id)).seq)
 
 
+@pytest.mark.sqlite_only
 async def test_a_user_without_a_seat_is_refused_and_nothing_changes(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
     async with open_service(path) as service:
@@ -59,6 +60,7 @@ async def test_a_user_without_a_seat_is_refused_and_nothing_changes(tmp_path: Pa
         assert await fingerprint(service, path, info.id) == before
 
 
+@pytest.mark.sqlite_only
 async def test_a_player_off_turn_is_refused_and_nothing_changes(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
     async with open_service(path) as service:
@@ -85,6 +87,7 @@ async def test_a_player_off_turn_is_refused_and_nothing_changes(tmp_path: Path) 
         assert await fingerprint(service, path, info.id) == before
 
 
+@pytest.mark.sqlite_only
 async def test_in_the_draft_any_drafting_seat_acts_but_not_one_that_finished(
     tmp_path: Path,
 ) -> None:
@@ -106,6 +109,7 @@ async def test_in_the_draft_any_drafting_seat_acts_but_not_one_that_finished(
         assert await fingerprint(service, path, info.id) == before
 
 
+@pytest.mark.sqlite_only
 async def test_an_illegal_action_passes_the_engines_sentence_and_changes_nothing(
     tmp_path: Path,
 ) -> None:

@@ -278,6 +278,7 @@ async def test_many_stalled_ai_games_never_crowd_out_a_reminder(tmp_path: Path) 
         assert {g for g, _ in moves} == set(stalled)
 
 
+@pytest.mark.sqlite_only
 async def test_old_ai_seats_under_negative_ids_become_the_flag(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     db = sqlite3.connect(path)

@@ -43,6 +43,7 @@ async def absent_seat(service, clock, players: int = 3):  # type: ignore[no-unty
     return info, row
 
 
+@pytest.mark.sqlite_only
 def test_the_rule_needs_more_than_half_of_the_other_players() -> None:
     now = START
     one = [BallotRecord(1, A, "skip", now)]

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from service_helpers import BACKENDS, START, USERS, Backend, FakeClock, Service, open_service, raw
+from service_helpers import START, USERS, Backend, FakeClock, Service, open_service, raw
 
 from bot.service.your_games import next_digest
 from bot.store import LATEST_VERSION, NotificationPrefs
@@ -18,12 +18,6 @@ from bot.store.records import DigestRecord
 
 ME, FRIEND, OTHER = USERS[0], USERS[1], USERS[2]
 GUILD, ELSEWHERE = 77, 88
-
-
-@pytest.fixture(params=BACKENDS, ids=lambda b: b.name)
-def backend(request: pytest.FixtureRequest) -> Backend:
-    backend: Backend = request.param
-    return backend
 
 
 async def game_of(
@@ -172,6 +166,7 @@ async def test_nobody_is_sent_a_digest_when_no_game_awaits_them(tmp_path: Path) 
         assert await service.claim_digests() == []
 
 
+@pytest.mark.sqlite_only
 async def test_the_sent_marker_survives_a_restart(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
     clock = FakeClock()
@@ -211,6 +206,7 @@ async def test_a_new_time_zone_moves_the_digest_but_never_brings_two_in_a_day(
         assert await service.claim_digests() == []
 
 
+@pytest.mark.sqlite_only
 def test_the_digest_hour_follows_daylight_saving_and_leaves_quiet_hours() -> None:
     warsaw = NotificationPrefs(ME, timezone="Europe/Warsaw")
     # the night clocks go forward (2026-03-29): nine o'clock is 07:00 UTC from then on
@@ -241,6 +237,7 @@ async def test_a_digest_is_claimed_once_when_two_processes_race(
         assert await store.due_digests(later + timedelta(days=9), limit=10) == []
 
 
+@pytest.mark.sqlite_only
 async def test_the_due_query_is_one_index_lookup(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
     async with open_service(path):
@@ -254,6 +251,7 @@ async def test_the_due_query_is_one_index_lookup(tmp_path: Path) -> None:
     assert "digests_due" in details and "SCAN digests" not in details
 
 
+@pytest.mark.sqlite_only
 async def test_a_database_of_the_previous_version_upgrades_and_keeps_its_settings(
     tmp_path: Path,
 ) -> None:

@@ -1,5 +1,5 @@
-"""The store contract, written against the `Store` interface: every backend in
-`BACKENDS` runs these tests (today SQLite; PostgreSQL would join the list)."""
+"""The store contract, written against the `Store` interface: every backend runs these
+tests (SQLite, and PostgreSQL on a throwaway server: tests/service/conftest.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from service_helpers import BACKENDS, START, Backend
+from service_helpers import START, Backend
 
 from bot.store import (
     LATEST_VERSION,
@@ -28,12 +28,6 @@ from bot.store import (
 
 T1 = START + timedelta(minutes=1)
 T2 = START + timedelta(minutes=2)
-
-
-@pytest.fixture(params=BACKENDS, ids=lambda b: b.name)
-def backend(request: pytest.FixtureRequest) -> Backend:
-    backend: Backend = request.param
-    return backend
 
 
 @pytest.fixture

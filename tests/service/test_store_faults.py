@@ -21,6 +21,9 @@ from bot.store import SqliteStore, StoreFullError, StoreUnusableError
 from bot.store import sqlite as sqlite_module
 from bot.store.records import DigestRecord
 
+# the SQLite file itself: its PRAGMAs, keys and faults of the disk under it
+pytestmark = pytest.mark.sqlite_only
+
 
 def log_rows(path: Path) -> list[tuple[int, int, str]]:
     db = raw(path)

@@ -19,6 +19,9 @@ from bot.store import (
 )
 from bot.store import sqlite as sqlite_module
 
+# the SQLite file itself: its PRAGMAs, keys and faults of the disk under it
+pytestmark = pytest.mark.sqlite_only
+
 
 async def started(store: SqliteStore) -> int:
     game = await store.create_game(NewGame("test", "{}", 1, 60, START), seat_creator=True)

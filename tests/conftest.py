@@ -1,0 +1,75 @@
+"""Fixtures for every test folder: a throwaway PostgreSQL server (one per test process,
+on a Unix socket of its own) when its programs are installed, and a closing line that
+says how many PostgreSQL tests ran."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+from pg_server import PgServer, find_bindir
+
+PG_BINDIR = find_bindir()
+PG_MISSING = (
+    "PostgreSQL store: its tests were left out: no server programs (initdb, pg_ctl, postgres) in"
+    " `pg_config --bindir`, /usr/lib/postgresql/*/bin or $PG_BINDIR;"
+    " install Debian's `postgresql` package to run them"
+)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """The test process's own PostgreSQL server; skips the test when none can run
+    (fails instead where MK_REQUIRE_POSTGRES=1, as in CI)."""
+    if PG_BINDIR is None:
+        if _postgres_required():
+            pytest.fail(PG_MISSING.replace("were left out", "are required (MK_REQUIRE_POSTGRES=1)"))
+        pytest.skip(PG_MISSING)
+    server = PgServer(PG_BINDIR)
+    try:
+        server.start()
+    except BaseException:
+        server.stop()
+        raise
+    yield server
+    server.stop()
+
+
+def _is_postgres(nodeid: str) -> bool:
+    _, bracket, params = nodeid.partition("[")
+    return bool(bracket) and "postgresql" in params.rstrip("]").split("-")
+
+
+def _postgres_required() -> bool:
+    return os.environ.get("MK_REQUIRE_POSTGRES") == "1"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Without a server, the PostgreSQL variants are left out (the closing line says
+    so once) instead of each being reported as skipped."""
+    if PG_BINDIR is not None or _postgres_required():
+        return
+    dropped = [item for item in items if _is_postgres(item.nodeid)]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = [item for item in items if not _is_postgres(item.nodeid)]
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if PG_BINDIR is None and not _postgres_required():
+        terminalreporter.write_line(PG_MISSING)
+        return
+    outcomes: dict[str, set[str]] = {}
+    for outcome in ("passed", "failed", "error", "skipped"):
+        for report in terminalreporter.stats.get(outcome, []):
+            nodeid = getattr(report, "nodeid", "")
+            if _is_postgres(nodeid):
+                outcomes.setdefault(outcome, set()).add(nodeid)
+    if not outcomes:
+        return
+    ran = outcomes.get("passed", set()) | outcomes.get("failed", set())
+    parts = [f"{len(v)} {k}" for k, v in outcomes.items()]
+    terminalreporter.write_line(
+        f"PostgreSQL store: {len(ran)} tests ran against a real server ({', '.join(parts)})"
+    )

@@ -1,0 +1,43 @@
+"""Every test here runs against each store: SQLite and (when its server programs are
+installed) PostgreSQL, a fresh database per test. Tests about the SQLite file itself
+(its bytes, PRAGMAs, damage done with a raw sqlite3 connection) are marked
+`sqlite_only`; tests of what only the PostgreSQL store does, `postgresql_only`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from service_helpers import Backend, use_backend
+
+BACKEND_NAMES = ("sqlite", "postgresql")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "backend" in metafunc.fixturenames:
+        names: tuple[str, ...] = BACKEND_NAMES
+        if metafunc.definition.get_closest_marker("sqlite_only") is not None:
+            names = ("sqlite",)
+        elif metafunc.definition.get_closest_marker("postgresql_only") is not None:
+            names = ("postgresql",)
+        metafunc.parametrize("backend", names, indirect=True)
+
+
+@pytest.fixture
+def backend(request: pytest.FixtureRequest) -> Iterator[Backend]:
+    """The store this test runs against; `open_service` opens it too."""
+    if request.param == "postgresql":
+        chosen = Backend("postgresql", server=request.getfixturevalue("pg_server"))
+    else:
+        chosen = Backend("sqlite")
+    previous = use_backend(chosen)
+    try:
+        yield chosen
+    finally:
+        use_backend(previous)
+        chosen.drop_databases()
+
+
+@pytest.fixture(autouse=True)
+def _every_backend(backend: Backend) -> None:
+    """Puts `backend` (and so its parametrization) on every test of this folder."""
