@@ -17,13 +17,15 @@ import discord
 from discord import app_commands
 
 from bot.buttons import game_pressed
-from bot.client import FeatureMaker, MountainBot
+from bot.client import FeatureMaker, MountainBot, reader
 from bot.features.admin import AdminCommands
 from bot.features.draft import DraftCommands
 from bot.features.games import GamesCommands
 from bot.features.lobby import CHANNEL_PERMISSIONS, LobbyCommands
 from bot.features.looking import LookingCommands
 from bot.features.turn import TurnCommands
+from bot.i18n.catalogue import N_
+from bot.refusals import refusal_text
 from bot.scheduler import Scheduler
 from bot.service import GameService, ServiceError, StorageFullError
 from bot.settings import Settings
@@ -34,12 +36,12 @@ from rules.state import State
 
 log = logging.getLogger("bot")
 
-GENERIC_ERROR = "Something went wrong on our side; nothing was changed. Please try again."
-STORED_ERROR = (
+GENERIC_ERROR = N_("Something went wrong on our side; nothing was changed. Please try again.")
+STORED_ERROR = N_(
     "Your action was stored, but something went wrong on our side while answering; the"
     " table's posts will follow. `/mk status` shows where the game stands."
 )
-CHECK_FAILED = "You may not use this command here."
+CHECK_FAILED = N_("You may not use this command here.")
 # what the invite URL asks for: the bot user, and its slash commands
 SCOPES = ("bot", "applications.commands")
 # in this order their subcommands are listed under /mk
@@ -96,12 +98,14 @@ def log_invite(bot: MountainBot) -> None:
 async def handle_error(interaction: discord.Interaction[MountainBot], error: Exception) -> None:
     """The one answer to a failed slash command or button press."""
     bot = interaction.client
+    # refusals are private: in the reader's language
+    messages = reader(interaction)
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     if isinstance(original, RulesError | ServiceError):
-        await bot.tell(interaction, str(original))
+        await bot.tell(interaction, refusal_text(original, messages))
         return
     if isinstance(original, app_commands.CheckFailure):
-        await bot.tell(interaction, str(original) or CHECK_FAILED)
+        await bot.tell(interaction, str(original) or messages.gettext(CHECK_FAILED))
         return
     game_id = game_pressed(interaction)
     if game_id is None:
@@ -113,7 +117,8 @@ async def handle_error(interaction: discord.Interaction[MountainBot], error: Exc
         # any change the store could not write (disk full, too big, read-only): rolled
         # back; the player reads one sentence, the host's log the reason
         log.warning("game %s: a change could not be saved: %s", game_id or "-", original)
-        await bot.tell(interaction, str(StorageFullError(game_id, original.reason)))
+        full = StorageFullError(game_id, original.reason)
+        await bot.tell(interaction, refusal_text(full, messages))
         return
     log.error(
         "game %s: unexpected error in %s",
@@ -125,4 +130,4 @@ async def handle_error(interaction: discord.Interaction[MountainBot], error: Exc
     stored = False
     with suppress(Exception):
         stored = await bot.service.handled(interaction.id)
-    await bot.tell(interaction, STORED_ERROR if stored else GENERIC_ERROR)
+    await bot.tell(interaction, messages.gettext(STORED_ERROR if stored else GENERIC_ERROR))

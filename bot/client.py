@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.courier import Courier, Delivery
+from bot.i18n.catalogue import N_, Messages, language_of, translator_for
 from bot.i18n.commands import CommandTranslator
 from bot.service import (
     ActResult,
@@ -33,6 +34,7 @@ from rules.state import State
 
 GROUP = "mk"
 GROUP_DESCRIPTION = "Play In the Hall of the Mountain King"
+NOT_IN_THREAD = N_("Use this command in a game's thread (start one with `/mk new`).")
 
 ErrorHandler = Callable[["discord.Interaction[MountainBot]", Exception], Awaitable[None]]
 FeatureMaker = Callable[["MountainBot"], commands.Cog]
@@ -120,7 +122,7 @@ class MountainBot(commands.Bot):
             interaction_id=interaction.id,
             expected_seq=expected_seq,
             expected_seat_seq=expected_seat_seq,
-            reply_to=ReplyTo(interaction.application_id, interaction.token),
+            reply_to=reply_to(interaction),
             name=interaction.user.display_name,
         )
         return result, await self.delivered(game_id)
@@ -140,7 +142,7 @@ class MountainBot(commands.Bot):
     ) -> None:
         """Tell the player their action was done (and, if a public post failed, that it
         will follow), then record that the stored answer was given."""
-        text = done_text(result, post_pending=bool(delivery.failed))
+        text = done_text(result, post_pending=bool(delivery.failed), messages=reader(interaction))
         if kwargs:
             kwargs.setdefault("content", text)
             await interaction.edit_original_response(**kwargs)
@@ -174,7 +176,7 @@ class MountainBot(commands.Bot):
         """The game here, or a refusal saying where to use the command."""
         game = await self.game_here(interaction)
         if game is None:
-            raise ServiceError("Use this command in a game's thread (start one with `/mk new`).")
+            raise ServiceError(NOT_IN_THREAD)
         return game
 
     async def seated(
@@ -199,6 +201,22 @@ class MountainBot(commands.Bot):
     async def thread_of(self, info: GameInfo) -> discord.abc.Messageable | None:
         """The game's thread (or channel), None if it is gone."""
         return await self.courier.channel(info.thread_id or info.channel_id)
+
+
+def reader(interaction: discord.Interaction[Any]) -> Messages:
+    """The texts of the reader's language (their Discord client's), for private
+    answers."""
+    return translator_for(interaction.locale)
+
+
+def game_language(info: GameInfo) -> Messages:
+    """The texts of the game's language, for its public posts."""
+    return translator_for(info.language)
+
+
+def reply_to(interaction: discord.Interaction[Any]) -> ReplyTo:
+    """Where (and in which language) an answer stored with an action goes."""
+    return ReplyTo(interaction.application_id, interaction.token, language_of(interaction.locale))
 
 
 def ours(

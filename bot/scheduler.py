@@ -35,8 +35,8 @@ import discord
 from discord.ext import commands
 
 from bot.buttons import view_of
-from bot.client import MountainBot
-from bot.features.admin import MuteButton
+from bot.client import MountainBot, game_language
+from bot.features.admin import MUTE, MuteButton
 from bot.maintenance import backup_if_due, check_sample
 from bot.service import DueReminder
 from bot.store import StoreError
@@ -165,15 +165,16 @@ class Scheduler(commands.Cog):
 
     async def _remind(self, due: DueReminder) -> bool:
         """One reminder, by DM if the player opted in and DMs are open, else in the
-        game's thread. Whether it was delivered."""
-        text = reminder_text(due)
-        mute = view_of(MuteButton(due.game_id, due.turn))
+        game's thread. Whether it was delivered. In the game's language, a DM too."""
+        info = await self.bot.service.info(due.game_id)
+        posts = game_language(info)
+        text = reminder_text(due, posts)
+        mute = view_of(MuteButton(due.game_id, due.turn, label=posts.gettext(MUTE)))
         if due.dm_opt_in and due.user_id is not None:
             user = self.bot.get_user(due.user_id) or await self.bot.fetch_user(due.user_id)
             with suppress(discord.HTTPException):
                 await user.send(text, view=mute)
                 return True
-        info = await self.bot.service.info(due.game_id)
         channel = await self.bot.thread_of(info)
         if channel is None:
             return False

@@ -2,8 +2,13 @@
 reminders, votes, the end of the game, status, scores and help.
 
 A leaf: it reads plain values (the service's results, the rules' content) and imports no
-other part of the bot, so anything may use it and a message reads the same wherever it
-is built.
+other part of the bot but the message catalogue, so anything may use it and a message
+reads the same wherever it is built.
+
+Each text is in the message catalogue (`bot.i18n`): a function takes the `Messages` of
+the language to write in (English by default). What goes to the game's thread is in
+the game's language; a private answer in the reader's (`interaction.locale`). What the
+rules tell of an action (its story) is the engine's English.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from datetime import datetime
 
 import discord
 
+from bot.i18n.catalogue import ENGLISH, N_, Messages
 from bot.service.owed import (
     GameOver,
     Ping,
@@ -38,13 +44,15 @@ from rules.story import article, counted, listed
 POST_LIMIT = 1900
 NO_MENTIONS = discord.AllowedMentions.none()
 
-NOT_STARTED = "The game has not started yet."
-DRAFT_OVER = "The draft is over."
-DRAFT_NOT_YET = (
+NOT_STARTED = N_("The game has not started yet.")
+DRAFT_OVER = N_("The draft is over.")
+DRAFT_NOT_YET = N_(
     "The draft begins once every gate is placed: the players place their gates in turn"
     " order with `/mk gate`, and the bot calls everyone to `/mk draft` after the last one."
 )
-DRAFT_DONE = "You have kept your four starting trolls."
+DRAFT_DONE = N_("You have kept your four starting trolls.")
+# each language as its speakers name it (the game's language is shown so)
+LANGUAGE_NAMES = {"en": "English", "pl": "Polski", "es": "Español"}
 
 
 def mention_only(user_id: int | None) -> discord.AllowedMentions:
@@ -63,42 +71,107 @@ def fit(text: str, limit: int = POST_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def listed_in(items: Sequence[str], messages: Messages = ENGLISH) -> str:
+    """ "a, b and c" in the reader's language."""
+    if len(items) <= 1:
+        return "".join(items)
+    # TRANSLATORS: the end of a list: "{items}" is "a, b", "{last}" is "c"
+    return messages.gettext("{items} and {last}", items=", ".join(items[:-1]), last=items[-1])
+
+
+def colour_name(label: str, messages: Messages = ENGLISH) -> str:
+    """A seat's colour as a name, capitalised: "Blue" (the colour stays the seat's
+    label in commands and notation)."""
+    names = {
+        "blue": messages.pgettext("colour", "Blue"),
+        "orange": messages.pgettext("colour", "Orange"),
+        "green": messages.pgettext("colour", "Green"),
+        "magenta": messages.pgettext("colour", "Magenta"),
+        "white": messages.pgettext("colour", "White"),
+    }
+    return names.get(label.lower()) or label[:1].upper() + label[1:]
+
+
+def called_in(label: str, name: str | None, ai: bool, messages: Messages = ENGLISH) -> str:
+    """A seat as players read it (`results.called`) in a language: "alice (Blue)"."""
+    colour = colour_name(label, messages)
+    if messages is ENGLISH:
+        return called(label, name, ai)
+    if ai:
+        if name:
+            return messages.gettext("{name} ({colour}, AI)", name=name, colour=colour)
+        return messages.gettext("{colour} (AI)", colour=colour)
+    return messages.gettext("{name} ({colour})", name=name, colour=colour) if name else colour
+
+
+def command(name: str, messages: Messages = ENGLISH) -> str:
+    """A subcommand as the reader's client shows it: "/mk gate", "/mk wrota"."""
+    return "/mk " + (messages.lookup(name, "command name") or name)
+
+
+def language_name(language: str) -> str:
+    return LANGUAGE_NAMES.get(language, language)
+
+
 # --- the lobby -------------------------------------------------------------------------
 
 
-def lobby_text(info: GameInfo) -> str:
-    """The lobby: the game's options and the seats taken so far."""
+def lobby_text(info: GameInfo, messages: Messages = ENGLISH) -> str:
+    """The lobby: the game's options and the seats taken so far (in the game's
+    language)."""
+    m = messages
     config = info.config
+    count = int(config["players"])
+    players = m.ngettext("{count} player", "{count} players", count, count=count)
+    if config.get("teams"):
+        players = m.gettext("{players} in two teams", players=players)
+    side = config.get("side")
+    workshops = str(config.get("workshops", "random"))
     lines = [
-        f"**In the Hall of the Mountain King** · game #{info.id}",
-        f"{config['players']} players"
-        + (" in two teams" if config.get("teams") else "")
-        + f" · board side: {config.get('side') or 'by player count'}"
-        + f" · workshops: {config.get('workshops', 'random')}",
+        m.gettext("**In the Hall of the Mountain King** · game #{game}", game=info.id),
+        m.gettext(
+            "{players} · board side: {side} · workshops: {workshops} · language: {language}",
+            players=players,
+            side=m.pgettext("choice", side) if side else m.gettext("by player count"),
+            workshops=m.pgettext("choice", workshops),
+            language=language_name(info.language),
+        ),
     ]
     seated = [s for s in info.seats if s.user_id is not None or s.ai]
+
+    def who_sits(s: SeatInfo) -> str:
+        return called_in(s.label, s.name, s.ai, m)
+
     if info.status == "open":
-        names = [s.called if s.ai else (s.name or f"<@{s.user_id}>") for s in seated]
-        lines.append("Seats: " + (", ".join(names) or "none yet"))
+        names = [who_sits(s) if s.ai else (s.name or f"<@{s.user_id}>") for s in seated]
+        lines.append(m.gettext("Seats: {names}", names=", ".join(names) or m.gettext("none yet")))
         lines.append(
-            f"{len(seated)} of {info.seats_needed} {plural(info.seats_needed, 'player')} have"
-            " joined. The creator presses Start when everyone is in."
-            if len(seated) != 1
-            else f"1 of {info.seats_needed} players has joined. The creator presses Start when"
-            " everyone is in."
+            m.ngettext(
+                "{joined} of {needed} players has joined. The creator presses Start when"
+                " everyone is in.",
+                "{joined} of {needed} players have joined. The creator presses Start when"
+                " everyone is in.",
+                len(seated),
+                joined=len(seated),
+                needed=info.seats_needed,
+            )
         )
         return "\n".join(lines)
-    lines.append("Turn order: " + ", ".join(f"{n}. {s.called}" for n, s in enumerate(seated, 1)))
-    lines.extend(team_lines([(s.team, s.called) for s in seated]))
-    lines.append(STATUS_WORDS.get(info.status, f"Status: {info.status}."))
+    order = ", ".join(f"{n}. {who_sits(s)}" for n, s in enumerate(seated, 1))
+    lines.append(m.gettext("Turn order: {order}", order=order))
+    lines.extend(team_lines([(s.team, who_sits(s)) for s in seated], m))
+    lines.append(status_words(info.status, m))
     return "\n".join(lines)
 
 
-STATUS_WORDS = {
-    "active": "The game is under way in this thread.",
-    "over": "The game is over.",
-    "abandoned": "The game was abandoned.",
-}
+def status_words(status: str, messages: Messages = ENGLISH) -> str:
+    if status == "active":
+        return messages.gettext("The game is under way in this thread.")
+    if status == "over":
+        return messages.gettext("The game is over.")
+    if status == "abandoned":
+        return messages.gettext("The game was abandoned.")
+    return f"Status: {status}."
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
@@ -106,56 +179,79 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return word if count == 1 else (many or word + "s")
 
 
-def team_lines(seats: Sequence[tuple[int | None, str]]) -> list[str]:
+def team_lines(seats: Sequence[tuple[int | None, str]], messages: Messages = ENGLISH) -> list[str]:
     """ "Team 1: alice (Blue) & carol (Green)", one line per team (none without teams)."""
     teams: dict[int, list[str]] = {}
     for team, name in seats:
         if team is not None:
             teams.setdefault(team, []).append(name)
-    return [f"Team {t + 1}: " + " & ".join(names) for t, names in sorted(teams.items())]
+    return [
+        messages.gettext("Team {number}: {players}", number=t + 1, players=" & ".join(names))
+        for t, names in sorted(teams.items())
+    ]
 
 
-def game_opened_text(game_id: int, thread_mention: str) -> str:
-    return f"Game #{game_id} is open in {thread_mention}."
+def game_opened_text(game_id: int, thread_mention: str, messages: Messages = ENGLISH) -> str:
+    return messages.gettext(
+        "Game #{game} is open in {thread}.", game=game_id, thread=thread_mention
+    )
 
 
-def start_text(post: StartPost) -> str:
+def start_text(post: StartPost, messages: Messages = ENGLISH) -> str:
     """The game has begun: every seat with its person, colour, turn order and team, and
     what everyone does first: the gates in turn order, the first placer called by name,
     then the draft (a game of edition 1 drafted first)."""
+    m = messages
     people = [p for p in post.players if p.user_id is not None and not p.ai]
     mentions = " ".join(f"<@{p.user_id}>" for p in people)
-    lines = [f"{mentions} the game has begun!".strip(), "Turn order:"]
-    lines += [f"{n}. {who(p)}" for n, p in enumerate(post.players, 1)]
-    lines += team_lines([(p.team, who(p)) for p in post.players])
+    lines = [m.gettext("{mentions} the game has begun!", mentions=mentions).strip()]
+    lines.append(m.gettext("Turn order:"))
+    lines += [f"{n}. {who(p, m)}" for n, p in enumerate(post.players, 1)]
+    lines += team_lines([(p.team, who(p, m)) for p in post.players], m)
     first = next((p for p in post.players if p.seat in post.to_act), None)
     if post.phase == "gates":
         lines.append(
-            "First each player places a gate, in turn order, with `/mk gate`. Then everyone"
-            " keeps four starting trolls, privately and at the same time, with `/mk draft`."
+            m.gettext(
+                "First each player places a gate, in turn order, with `/mk gate`. Then everyone"
+                " keeps four starting trolls, privately and at the same time, with `/mk draft`."
+            )
         )
         if first is not None:
             lines.append(
-                f"{who(first)} places the first gate."
+                m.gettext("{player} places the first gate.", player=who(first, m))
                 if first.ai
-                else f"{who(first)}: {CALL_WORDS['gates']}."
+                else called_to(who(first, m), "gates", m)
             )
         return "\n".join(lines)
-    lines.append(
-        "Everyone now keeps four starting trolls, privately and at the same time: use"
-        " `/mk draft`. When all have drafted, gates are placed in turn order with `/mk gate`"
-        + (f", {who(first)} first." if first else ".")
-    )
+    if first is not None:
+        lines.append(
+            m.gettext(
+                "Everyone now keeps four starting trolls, privately and at the same time: use"
+                " `/mk draft`. When all have drafted, gates are placed in turn order with"
+                " `/mk gate`, {player} first.",
+                player=who(first, m),
+            )
+        )
+    else:
+        lines.append(
+            m.gettext(
+                "Everyone now keeps four starting trolls, privately and at the same time: use"
+                " `/mk draft`. When all have drafted, gates are placed in turn order with"
+                " `/mk gate`."
+            )
+        )
     return "\n".join(lines)
 
 
 # --- the draft -------------------------------------------------------------------------
 
 
-def draft_text(hand: Sequence[str]) -> str:
+def draft_text(hand: Sequence[str], messages: Messages = ENGLISH) -> str:
     """The two starting trolls in hand: what each produces and starts you with."""
     content = load_content()
-    lines = ["Keep one of these two starting trolls (the other stays in your hand):"]
+    lines = [
+        messages.gettext("Keep one of these two starting trolls (the other stays in your hand):")
+    ]
     for card_id in hand:
         card = content.trolls[card_id]
         produce = listed([r.value if c is None else f"{c.value}-cart" for r, c in card.produce])
@@ -167,20 +263,24 @@ def draft_text(hand: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-def draft_done_text(phase: str, *, gates_first: bool = True) -> str:
+def draft_done_text(phase: str, *, gates_first: bool = True, messages: Messages = ENGLISH) -> str:
     """Said to a player who has kept their four starting trolls, by the game's phase
     now: the others still drafting, the gates (a game of edition 1 placed them after
     the draft: not `gates_first`), or the game under way."""
+    m = messages
+    done = m.gettext(DRAFT_DONE)
     if phase == "draft" and gates_first:
-        return (
-            f"{DRAFT_DONE} Wait for the others: when the last one keeps theirs, the bot"
-            " reveals everyone's trolls and the first turn begins."
+        then = m.gettext(
+            "Wait for the others: when the last one keeps theirs, the bot reveals everyone's"
+            " trolls and the first turn begins."
         )
-    if phase == "draft":
-        return f"{DRAFT_DONE} Wait for the others, then place gates with `/mk gate`."
-    if phase == "gates":
-        return f"{DRAFT_DONE} Gates are placed now, in turn order, with `/mk gate`."
-    return f"{DRAFT_DONE} {DRAFT_OVER}"
+    elif phase == "draft":
+        then = m.gettext("Wait for the others, then place gates with `/mk gate`.")
+    elif phase == "gates":
+        then = m.gettext("Gates are placed now, in turn order, with `/mk gate`.")
+    else:
+        then = m.gettext(DRAFT_OVER)
+    return f"{done} {then}"
 
 
 def keep_label(card: str, slot: str) -> str:
@@ -195,18 +295,22 @@ def sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def done_text(reply: Reply | ActResult, *, post_pending: bool = False) -> str:
+def done_text(
+    reply: Reply | ActResult, *, post_pending: bool = False, messages: Messages = ENGLISH
+) -> str:
     """The private answer to an accepted action, in the second person (`post_pending`:
-    a public post it made owed could not be sent yet)."""
+    a public post it made owed could not be sent yet), in the reader's language (what
+    the action did is the rules' English)."""
+    m = messages
     told = reply.told if isinstance(reply, ActResult) else reply.story
     if reply.undone is not None:
-        text = f"Undone: your last action (you {told}) is taken back."
+        text = m.gettext("Undone: your last action (you {did}) is taken back.", did=told)
     else:
-        text = f"Done: you {told or reply.story}."
+        text = m.gettext("Done: you {did}.", did=told or reply.story)
         if reply.turn_ended and not reply.game_over and reply.notation != "end":
-            text += " Your turn is over."
+            text += " " + m.gettext("Your turn is over.")
     if post_pending:
-        text += " The public post will follow as soon as Discord accepts it."
+        text += " " + m.gettext("The public post will follow as soon as Discord accepts it.")
     return text
 
 
@@ -215,21 +319,22 @@ def dig_question(question: str) -> str:
     return sentence(question) + "?"
 
 
-def dig_refused(reason: str) -> str:
-    return f"That tunnel is not allowed: {reason}"
+def dig_refused(reason: str, messages: Messages = ENGLISH) -> str:
+    return messages.gettext("That tunnel is not allowed: {reason}", reason=reason)
 
 
-CANCELLED = "Cancelled: nothing was changed."
+CANCELLED = N_("Cancelled: nothing was changed.")
 
 
 # --- the thread: the start, turn posts, pings, seats, votes, the end ---------------
 # Built from stored payloads only: a message built twice reads the same, which is how
-# the courier recognises a post a dead process already sent.
+# the courier recognises a post a dead process already sent. The language is the
+# game's, stored with it.
 
 
-def who(player: Player) -> str:
+def who(player: Player, messages: Messages = ENGLISH) -> str:
     """A seat as the table reads it: "alice (Blue)" (see `called`)."""
-    return called(player.label, player.name, player.ai)
+    return called_in(player.label, player.name, player.ai, messages)
 
 
 def timestamp(at: datetime, style: str = "R") -> str:
@@ -237,12 +342,20 @@ def timestamp(at: datetime, style: str = "R") -> str:
     return f"<t:{int(at.timestamp())}:{style}>"
 
 
-# what a called player does next, by the phase they act in
-CALL_WORDS = {
-    "gates": "place your gate with `/mk gate`",
-    "draft": "keep your starting trolls with `/mk draft`",
-    "play": "it's your turn: `/mk status` shows your options",
-}
+def call_words(phase: str, messages: Messages = ENGLISH) -> str:
+    """What a called player does next, by the phase they act in."""
+    if phase == "gates":
+        return messages.gettext("place your gate with `/mk gate`")
+    if phase == "draft":
+        return messages.gettext("keep your starting trolls with `/mk draft`")
+    if phase == "play":
+        return messages.gettext("it's your turn: `/mk status` shows your options")
+    return messages.gettext("it's your move")
+
+
+def called_to(names: str, phase: str, messages: Messages = ENGLISH) -> str:
+    """ "alice (Blue) <@1>: place your gate with `/mk gate`."."""
+    return messages.gettext("{players}: {call}.", players=names, call=call_words(phase, messages))
 
 
 ENDED = "ended their turn"
@@ -255,154 +368,263 @@ def told(sentences: Sequence[str]) -> Sequence[str]:
     return rest or sentences
 
 
-def turn_post_text(post: TurnPost) -> str:
+def turn_post_text(post: TurnPost, messages: Messages = ENGLISH) -> str:
     """What a finished turn did, "**alice (Blue)** recruited ...; dug ....", with a line
     per player when several are told at once (the draft revealed), then whoever it
     calls to act next, in one line (after the last gate, everyone to the draft)."""
+    m = messages
     lines = [
-        f"**{who(t.player)}** " + "; ".join(told(t.sentences)) + "."
+        f"**{who(t.player, m)}** " + "; ".join(told(t.sentences)) + "."
         for t in post.lines
         if t.sentences
     ]
     if len(lines) > 1:
-        lines = ["Everyone has drafted. The starting trolls:", *(f"• {line}" for line in lines)]
+        lines = [
+            m.gettext("Everyone has drafted. The starting trolls:"),
+            *(f"• {line}" for line in lines),
+        ]
     if post.images == "board" and post.call_phase == "play":
-        lines.append("The mountain is ready and the first turn begins.")
+        lines.append(m.gettext("The mountain is ready and the first turn begins."))
     if post.call_phase == "draft":
         lines.append(
-            "Every gate is placed. Now everyone keeps four starting trolls, privately and at"
-            " the same time."
+            m.gettext(
+                "Every gate is placed. Now everyone keeps four starting trolls, privately and"
+                " at the same time."
+            )
         )
     if post.calls:
-        names = ", ".join(f"{who(p)} <@{p.user_id}>" for p in post.calls)
-        words = CALL_WORDS.get(post.call_phase, "it's your move")
-        line = f"{names}: {words}."
+        names = ", ".join(f"{who(p, m)} <@{p.user_id}>" for p in post.calls)
+        line = called_to(names, post.call_phase, m)
         if post.next_reminder is not None:
-            line += f" Next reminder {timestamp(post.next_reminder)}."
+            line += " " + m.gettext("Next reminder {when}.", when=timestamp(post.next_reminder))
         lines.append(line)
     return fit("\n".join(lines))
 
 
-def ping_text(ping: Ping) -> str:
-    return (
-        f"{who(ping.player)} <@{ping.player.user_id}>: {CALL_WORDS['play']}. Next reminder"
-        f" {timestamp(ping.next_reminder)}."
-    )
+def ping_text(ping: Ping, messages: Messages = ENGLISH) -> str:
+    m = messages
+    called = called_to(f"{who(ping.player, m)} <@{ping.player.user_id}>", "play", m)
+    return called + " " + m.gettext("Next reminder {when}.", when=timestamp(ping.next_reminder))
 
 
-def game_over_text(over: GameOver, record_name: str = "the record") -> str:
+def game_over_text(
+    over: GameOver, record_name: str = "the record", messages: Messages = ENGLISH
+) -> str:
     """The winners by name (a team wins together), and what the attachments are."""
-    winners = listed([who(p) for p in over.winners]) or "Nobody"
-    verb = "win and are" if len(over.winners) > 1 else "wins and is"
-    crowned = "crowned Mountain Kings" if len(over.winners) > 1 else "crowned the Mountain King"
-    return (
-        f"🏆 The game is over. **{winners}** {verb} {crowned}!\n"
+    m = messages
+    names = [who(p, m) for p in over.winners]
+    winners = listed_in(names, m) or m.gettext("Nobody")
+    if len(over.winners) > 1:
+        crowned = m.gettext(
+            "🏆 The game is over. **{winners}** win and are crowned Mountain Kings!",
+            winners=winners,
+        )
+    else:
+        crowned = m.gettext(
+            "🏆 The game is over. **{winners}** wins and is crowned the Mountain King!",
+            winners=winners,
+        )
+    attached = m.gettext(
         "Attached: the score sheet, the whole game as an animation of the board after"
-        f" every turn, and `{record_name}`, the game's record (every action in order; the"
-        " bot's owner can replay it to check the result)."
+        " every turn, and `{record}`, the game's record (every action in order; the"
+        " bot's owner can replay it to check the result).",
+        record=record_name,
     )
+    return f"{crowned}\n{attached}"
 
 
-def _person(name: str | None, user_id: int | None) -> str:
+def _person(name: str | None, user_id: int | None, messages: Messages = ENGLISH) -> str:
     """Someone by their display name, or by a mention (shown as their name, and no
     ping: seat news allows no mentions)."""
     if name:
         return name
-    return f"<@{user_id}>" if user_id is not None else "nobody"
+    return f"<@{user_id}>" if user_id is not None else messages.gettext("nobody")
 
 
 SEAT_TAKE_BACK = "`/mk admin what:return`"
 
 
-def seat_text(news: SeatNews) -> str:
+def seat_text(news: SeatNews, messages: Messages = ENGLISH) -> str:
     """A change of who plays a seat, with the names of everyone concerned; or an offer
     of a seat, addressed to the one user who must accept it."""
-    seat = news.player.label.capitalize()
+    m = messages
+    seat = colour_name(news.player.label, m)
     before = news.before or news.player
-    by = _person(news.by_name, news.by_user_id) if news.by_user_id is not None else "The table"
-    held = _person(before.name, before.user_id)
+    by = (
+        _person(news.by_name, news.by_user_id, m)
+        if news.by_user_id is not None
+        else m.gettext("The table")
+    )
+    held = _person(before.name, before.user_id, m)
     if news.change == "offered":
         to = f"<@{news.accepter_id}>"
         if news.how == "agreed":
-            return (
-                f"{to}, {by} asks to take over {seat}, the seat you play. Press **Accept**"
-                f" to hand it to {by}: only you can. Until then nothing changes."
+            return m.gettext(
+                "{to}, {by} asks to take over {seat}, the seat you play. Press **Accept**"
+                " to hand it to {by}: only you can. Until then nothing changes.",
+                to=to,
+                by=by,
+                seat=seat,
             )
-        now = f", played by {held} now" if before.user_id is not None else ", vacant now"
-        return (
-            f"{to}, {by} offers you the seat {seat}{now}. Press **Accept** to play it from"
-            " now on: only you can. Until then nothing changes."
+        if before.user_id is not None:
+            return m.gettext(
+                "{to}, {by} offers you the seat {seat}, played by {held} now. Press"
+                " **Accept** to play it from now on: only you can. Until then nothing"
+                " changes.",
+                to=to,
+                by=by,
+                seat=seat,
+                held=held,
+            )
+        return m.gettext(
+            "{to}, {by} offers you the seat {seat}, vacant now. Press **Accept** to play it"
+            " from now on: only you can. Until then nothing changes.",
+            to=to,
+            by=by,
+            seat=seat,
         )
     if news.change == "kicked":
         gone_name = before.name if before.user_id == news.other_user_id else None
-        gone = _person(gone_name, news.other_user_id)
+        gone = _person(gone_name, news.other_user_id, m)
         after = (
-            f"{seat} is back with {_person(news.player.name, news.player.user_id)}."
+            m.gettext(
+                "{seat} is back with {player}.",
+                seat=seat,
+                player=_person(news.player.name, news.player.user_id, m),
+            )
             if news.player.user_id is not None
-            else "The AI plays the seat until someone takes it (`/mk admin substitute`)."
+            else m.gettext("The AI plays the seat until someone takes it (`/mk admin substitute`).")
         )
-        return f"{by} removed {gone}: {gone} no longer plays {seat}. {after}"
-    new = _person(news.player.name, news.player.user_id)
+        removed = m.gettext(
+            "{by} removed {gone}: {gone} no longer plays {seat}.", by=by, gone=gone, seat=seat
+        )
+        return f"{removed} {after}"
+    new = _person(news.player.name, news.player.user_id, m)
     if news.change == "substitute":
-        instead = f" in place of {held}" if before.user_id is not None else ""
+        instead = before.user_id is not None
         if news.how == "accepted":
-            text = f"{new} accepted {by}'s offer and now plays {seat}{instead}."
+            text = (
+                m.gettext(
+                    "{new} accepted {by}'s offer and now plays {seat} in place of {held}.",
+                    new=new,
+                    by=by,
+                    seat=seat,
+                    held=held,
+                )
+                if instead
+                else m.gettext(
+                    "{new} accepted {by}'s offer and now plays {seat}.", new=new, by=by, seat=seat
+                )
+            )
         elif news.how == "agreed":
-            text = f"{new} now plays {seat}{instead}: {held} agreed to hand it over."
+            text = (
+                m.gettext(
+                    "{new} now plays {seat} in place of {held}: {held} agreed to hand it over.",
+                    new=new,
+                    seat=seat,
+                    held=held,
+                )
+                if instead
+                else m.gettext(
+                    "{new} now plays {seat}: {held} agreed to hand it over.",
+                    new=new,
+                    seat=seat,
+                    held=held,
+                )
+            )
         elif news.how == "admin":
-            text = f"{new} now plays {seat}{instead}, assigned by {by} (server admin)."
-        elif news.how == "absent" and before.user_id is not None:
-            text = f"{new} now plays {seat}{instead}, whose seat was on autopilot."
+            text = (
+                m.gettext(
+                    "{new} now plays {seat} in place of {held}, assigned by {by} (server admin).",
+                    new=new,
+                    seat=seat,
+                    held=held,
+                    by=by,
+                )
+                if instead
+                else m.gettext(
+                    "{new} now plays {seat}, assigned by {by} (server admin).",
+                    new=new,
+                    seat=seat,
+                    by=by,
+                )
+            )
+        elif news.how == "absent" and instead:
+            text = m.gettext(
+                "{new} now plays {seat} in place of {held}, whose seat was on autopilot.",
+                new=new,
+                seat=seat,
+                held=held,
+            )
         elif news.how == "absent":
-            text = f"{new} now plays {seat}, which was vacant."
+            text = m.gettext("{new} now plays {seat}, which was vacant.", new=new, seat=seat)
         else:
-            text = f"{seat} is now played by {new}."
+            text = m.gettext("{seat} is now played by {new}.", seat=seat, new=new)
         if news.owner_id is not None and news.owner_id != news.player.user_id:
-            text += (
-                f" The seat's own player, <@{news.owner_id}>, can take it back at any time"
-                f" with {SEAT_TAKE_BACK}."
+            text += " " + m.gettext(
+                "The seat's own player, {owner}, can take it back at any time with"
+                " `/mk admin what:return`.",
+                owner=f"<@{news.owner_id}>",
             )
         return text
     if news.change == "returned":
         if news.how == "own":
             if before.user_id is not None and before.user_id != news.player.user_id:
-                return f"{new} takes {seat} back from {held}."
-            return f"{new} takes {seat} back from the autopilot."
-        return f"{seat} is back with its own player, {new} (returned by {by})."
+                return m.gettext(
+                    "{new} takes {seat} back from {held}.", new=new, seat=seat, held=held
+                )
+            return m.gettext("{new} takes {seat} back from the autopilot.", new=new, seat=seat)
+        return m.gettext(
+            "{seat} is back with its own player, {new} (returned by {by}).",
+            seat=seat,
+            new=new,
+            by=by,
+        )
     if news.change == "autopilot-on":
-        return f"The AI plays {who(news.player)} from now on (autopilot)."
-    return f"{who(news.player)} plays again: the autopilot is off."
+        return m.gettext(
+            "The AI plays {player} from now on (autopilot).", player=who(news.player, m)
+        )
+    return m.gettext("{player} plays again: the autopilot is off.", player=who(news.player, m))
 
 
 # --- reminders and the table's vote ------------------------------------------------
 
 
-def reminder_text(due: DueReminder) -> str:
-    return (
-        f"<@{due.user_id}>, the Mountain King's game #{due.game_id} is waiting for you"
-        f" ({due.label.capitalize()}) since {timestamp(due.since)}."
+def reminder_text(due: DueReminder, messages: Messages = ENGLISH) -> str:
+    return messages.gettext(
+        "{user}, the Mountain King's game #{game} is waiting for you ({seat}) since {since}.",
+        user=f"<@{due.user_id}>",
+        game=due.game_id,
+        seat=colour_name(due.label, messages),
+        since=timestamp(due.since),
     )
 
 
-VOTE_WORDS = {"skip": "skip this turn", "autopilot": "autopilot from now on"}
+VOTE_WORDS = {"skip": N_("skip this turn"), "autopilot": N_("autopilot from now on")}
 VOTE_ENDINGS = {
-    "skip": "Decided: the AI plays this turn, then the seat is the player's again.",
-    "autopilot": "Decided: the autopilot plays the seat from now on.",
-    "expired": "Nobody voted in time: nothing changes.",
+    "skip": N_("Decided: the AI plays this turn, then the seat is the player's again."),
+    "autopilot": N_("Decided: the autopilot plays the seat from now on."),
+    "expired": N_("Nobody voted in time: nothing changes."),
 }
 
 
-def vote_text(tally: VoteTally, names: Mapping[int, str]) -> str:
+def vote_text(tally: VoteTally, names: Mapping[int, str], messages: Messages = ENGLISH) -> str:
     """The vote about an absent seat, with the ballots so far by name (`names`: display
     names of voters who hold no seat) and, once over, how it ended."""
+    m = messages
     vote = tally.vote
-    seat = who(tally.player)
+    seat = who(tally.player, m)
     lines = [
-        f"{seat} has missed several reminders. The table may vote: skip this turn (the AI"
-        " plays it), or let the autopilot play the seat from now on. More than half of the"
-        f" other players ({tally.voters}) decide; the game's creator or a server admin"
-        " decides alone; a substitute can be seated with `/mk admin substitute`. The vote"
-        f" closes {timestamp(vote.deadline)}."
+        m.gettext(
+            "{seat} has missed several reminders. The table may vote: skip this turn (the AI"
+            " plays it), or let the autopilot play the seat from now on. More than half of"
+            " the other players ({voters}) decide; the game's creator or a server admin"
+            " decides alone; a substitute can be seated with `/mk admin substitute`. The"
+            " vote closes {deadline}.",
+            seat=seat,
+            voters=tally.voters,
+            deadline=timestamp(vote.deadline),
+        )
     ]
     for choice, words in VOTE_WORDS.items():
         voters = [
@@ -410,18 +632,19 @@ def vote_text(tally: VoteTally, names: Mapping[int, str]) -> str:
             for b in tally.ballots
             if b.choice == choice
         ]
-        lines.append(f"• {words}: " + (", ".join(voters) if voters else "no votes"))
+        ballots = ", ".join(voters) if voters else m.gettext("no votes")
+        lines.append(f"• {m.gettext(words)}: {ballots}")
     if vote.status == "void":
-        lines.append(f"{seat} played: the vote is closed.")
+        lines.append(m.gettext("{seat} played: the vote is closed.", seat=seat))
     elif vote.status != "open":
-        lines.append(VOTE_ENDINGS[vote.status])
+        lines.append(m.gettext(VOTE_ENDINGS[vote.status]))
     return fit("\n".join(lines))
 
 
 # --- looking ---------------------------------------------------------------------------
 
 
-def log_text(entries: Sequence[LogEntry]) -> str:
+def log_text(entries: Sequence[LogEntry], messages: Messages = ENGLISH) -> str:
     """The last actions as the stories stored with them, newest last, with each
     action's notation (what `/mk act` takes)."""
     lines = [
@@ -434,22 +657,41 @@ def log_text(entries: Sequence[LogEntry]) -> str:
         if size > POST_LIMIT:
             break
         kept.append(line)
-    return "\n".join(reversed(kept)) or "No actions yet."
+    return "\n".join(reversed(kept)) or messages.gettext("No actions yet.")
 
 
 def status_text(
-    colour: str, storage: Mapping[str, int], kinds: Sequence[str], changes: Sequence[LogEntry]
+    colour: str,
+    storage: Mapping[str, int],
+    kinds: Sequence[str],
+    changes: Sequence[LogEntry],
+    messages: Messages = ENGLISH,
+    *,
+    language: str | None = None,
 ) -> str:
-    """A player's private status: storage, what they can do now, what changed."""
-    owned = ", ".join(f"{n} {r}" for r, n in storage.items() if n) or "nothing"
+    """A player's private status: storage, what they can do now, what changed (and,
+    given `language`, the language of the game's posts)."""
+    m = messages
+    owned = ", ".join(f"{n} {m.pgettext('choice', r)}" for r, n in storage.items() if n)
+    owned = owned or m.gettext("nothing")
     changed = "\n".join(f"• {e.who or e.label.capitalize()} {e.sentence}" for e in changes[-15:])
-    changed = changed or "• nothing yet"
-    can = ", ".join("`/mk draft`" if k == "keep" else f"`/mk {k}`" for k in kinds)
+    changed = changed or "• " + m.gettext("nothing yet")
+    can = ", ".join(f"`{command('draft' if k == 'keep' else k, m)}`" for k in kinds)
     lines = [
-        f"You are **{colour}**. Storage: {owned}.",
-        "You can now: " + (can or "nothing — it is not your move."),
-        f"Since your last turn:\n{changed}",
+        m.gettext("You are **{colour}**. Storage: {storage}.", colour=colour, storage=owned),
+        m.gettext("You can now: {actions}", actions=can)
+        if can
+        else m.gettext("You can now: nothing — it is not your move."),
+        m.gettext("Since your last turn:\n{changes}", changes=changed),
     ]
+    if language is not None:
+        lines.append(
+            m.gettext(
+                "The game's posts are in {language} (its creator changes that with"
+                " `/mk settings`).",
+                language=language_name(language),
+            )
+        )
     return "\n".join(lines)[:POST_LIMIT]
 
 

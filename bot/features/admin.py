@@ -15,18 +15,31 @@ from discord import app_commands
 
 from bot.buttons import GameButton, template, view_of
 from bot.choices import SeatColour
-from bot.client import MountainBot
+from bot.client import MountainBot, game_language, reader
 from bot.courier import Maker, Outgoing
 from bot.features.base import Feature
+from bot.features.lobby import LANGUAGE_CHOICES
+from bot.i18n.catalogue import N_
 from bot.service import GameInfo, Owed, SeatInfo, ServiceError
 from bot.service.owed import SeatNews, VoteNews
 from bot.store import OwedKind, VoteChoice
-from bot.texts import NO_MENTIONS, mention_only, notify_text, seat_text, vote_text
+from bot.texts import (
+    NO_MENTIONS,
+    colour_name,
+    language_name,
+    mention_only,
+    notify_text,
+    seat_text,
+    vote_text,
+)
 
 # the custom_id word of each choice
 VOTE_KINDS: dict[VoteChoice, str] = {"skip": "vskip", "autopilot": "vauto"}
 VOTE_CHOICES: dict[str, VoteChoice] = {kind: choice for choice, kind in VOTE_KINDS.items()}
-VOTE_LABELS: dict[VoteChoice, str] = {"skip": "Skip this turn", "autopilot": "Autopilot"}
+VOTE_LABELS: dict[VoteChoice, str] = {"skip": N_("Skip this turn"), "autopilot": N_("Autopilot")}
+MUTE = N_("Mute this turn")
+ACCEPT = N_("Accept")
+VOTE_OVER = N_("This vote is over.")
 
 
 class VoteButton(GameButton, template=template("(?P<kind>vskip|vauto)", r"(?P<seat>\d+)")):
@@ -53,14 +66,16 @@ class VoteButton(GameButton, template=template("(?P<kind>vskip|vauto)", r"(?P<se
         bot = interaction.client
         vote = await bot.service.store.vote(self.vote_id)
         if vote is None or vote.game_id != self.game_id or vote.seat != self.seat:
-            raise ServiceError("This vote is over.")
+            raise ServiceError(VOTE_OVER)
         decided = await bot.service.votes.cast(
             self.vote_id, interaction.user.id, self.choice, admin=bot.is_admin(interaction)
         )
         await bot.delivered(self.game_id)
-        text = f"Your vote counts: {VOTE_LABELS[self.choice].lower()}."
+        m = reader(interaction)
+        choice = m.gettext(VOTE_LABELS[self.choice])
+        text = m.gettext("Your vote counts: {choice}.", choice=choice[:1].lower() + choice[1:])
         if decided.status != "open":
-            text += " The table has decided."
+            text += " " + m.gettext("The table has decided.")
         await bot.tell(interaction, text)
 
 
@@ -68,19 +83,21 @@ class MuteButton(GameButton, template=template("mute")):
     """No more reminders for the presser until the turn changes. Its version is the
     turn the reminder was about: a reminder of an earlier turn mutes nothing."""
 
-    def __init__(self, game_id: int, turn: int, *, label: str = "Mute this turn") -> None:
+    def __init__(self, game_id: int, turn: int, *, label: str = MUTE) -> None:
         super().__init__("mute", game_id, turn, label=label)
 
     @classmethod
     def rebuild(cls, match: re.Match[str], label: str | None) -> Self:
-        return cls(int(match["game"]), int(match["seq"]), label=label or "Mute this turn")
+        return cls(int(match["game"]), int(match["seq"]), label=label or MUTE)
 
     async def press(self, interaction: discord.Interaction[MountainBot]) -> None:
         bot = interaction.client
         # a reminder drawn before turns carried a version (0) mutes the current turn
         turn = self.seq or None
         await bot.service.notifications.mute_turn(self.game_id, interaction.user.id, turn=turn)
-        await bot.tell(interaction, "No more reminders for you this turn.")
+        await bot.tell(
+            interaction, reader(interaction).gettext("No more reminders for you this turn.")
+        )
 
 
 class AcceptSeatButton(
@@ -92,13 +109,22 @@ class AcceptSeatButton(
     offered user, or (when the creator asked for the seat for themselves) whoever
     plays it."""
 
-    def __init__(self, game_id: int, token: int, seat: int, user_id: int, by_user_id: int) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        token: int,
+        seat: int,
+        user_id: int,
+        by_user_id: int,
+        *,
+        label: str = ACCEPT,
+    ) -> None:
         super().__init__(
             "seatok",
             game_id,
             token,
             f"{seat}:{user_id}:{by_user_id}",
-            label="Accept",
+            label=label,
             style=discord.ButtonStyle.success,
         )
         self.seat = seat
@@ -113,6 +139,7 @@ class AcceptSeatButton(
             int(match["seat"]),
             int(match["user"]),
             int(match["by"]),
+            label=label or ACCEPT,
         )
 
     async def press(self, interaction: discord.Interaction[MountainBot]) -> None:
@@ -127,7 +154,7 @@ class AcceptSeatButton(
             accepter = seat.controller_id or self.user_id
         if interaction.user.id != accepter:
             name = await member_name(interaction, accepter) or f"<@{accepter}>"
-            raise ServiceError(f"This offer is for {name}.")
+            raise ServiceError(N_("This offer is for {name}."), name=name)
         after = await bot.service.accept_seat(
             self.game_id,
             interaction.user.id,
@@ -148,10 +175,12 @@ class AcceptSeatButton(
             with suppress(discord.HTTPException):
                 await interaction.message.edit(view=None)
         taken = next(s for s in after.seats if s.seat == self.seat)
+        m = reader(interaction)
+        colour = colour_name(taken.label, m)
         if interaction.user.id == self.user_id:
-            await bot.tell(interaction, f"You play {taken.label} now.")
+            await bot.tell(interaction, m.gettext("You play {seat} now.", seat=colour))
         else:
-            await bot.tell(interaction, f"You handed {taken.label} over.")
+            await bot.tell(interaction, m.gettext("You handed {seat} over.", seat=colour))
 
 
 async def member_name(interaction: discord.Interaction[MountainBot], user_id: int) -> str | None:
@@ -180,15 +209,21 @@ class AdminCommands(Feature):
         user who must accept it, with the Accept button."""
         news = owed.payload
         assert isinstance(news, SeatNews)
+        posts = game_language(info)
         if news.change != "offered":
-            return Outgoing(seat_text(news))
+            return Outgoing(seat_text(news, posts))
         if news.accepter_id is None or news.other_user_id is None or news.by_user_id is None:
             return None
         button = AcceptSeatButton(
-            info.id, news.token, news.player.seat, news.other_user_id, news.by_user_id
+            info.id,
+            news.token,
+            news.player.seat,
+            news.other_user_id,
+            news.by_user_id,
+            label=posts.gettext(ACCEPT),
         )
         return Outgoing(
-            seat_text(news), view=view_of(button), mentions=mention_only(news.accepter_id)
+            seat_text(news, posts), view=view_of(button), mentions=mention_only(news.accepter_id)
         )
 
     async def vote_message(self, owed: Owed, info: GameInfo) -> Outgoing | None:
@@ -206,10 +241,11 @@ class AdminCommands(Feature):
             if member is not None:
                 names[ballot.voter_id] = member.display_name
         view = None
+        posts = game_language(info)
         if vote.status == "open":
             view = view_of(
                 *(
-                    VoteButton(info.id, vote.id, vote.seat, c, label=VOTE_LABELS[c])
+                    VoteButton(info.id, vote.id, vote.seat, c, label=posts.gettext(VOTE_LABELS[c]))
                     for c in VOTE_KINDS
                 )
             )
@@ -221,7 +257,7 @@ class AdminCommands(Feature):
         edit = None
         if vote.channel_id is not None and vote.message_id is not None:
             edit = (vote.channel_id, vote.message_id)
-        return Outgoing(vote_text(tally, names), view=view, edit=edit, on_sent=posted)
+        return Outgoing(vote_text(tally, names, posts), view=view, edit=edit, on_sent=posted)
 
     @app_commands.command(
         name="notify", description="How you want reminders, and the daily digest of your moves"
@@ -262,6 +298,39 @@ class AdminCommands(Feature):
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(
+        name="settings", description="The game's settings: the language of its posts"
+    )
+    @app_commands.describe(
+        language="The language of the game's public posts (the creator or a server admin)"
+    )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def settings(
+        self, interaction: discord.Interaction[MountainBot], language: str | None = None
+    ) -> None:
+        """Show the game's settings; change its language (its creator or a server
+        admin). Each player's private answers stay in their own client's language."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        bot = self.bot
+        game = await bot.game(interaction)
+        m = reader(interaction)
+        if language is None:
+            text = m.gettext(
+                "The game's posts are in {language}. Its creator (or a server admin) changes"
+                " that with `/mk settings language:`.",
+                language=language_name(game.language),
+            )
+        else:
+            game = await bot.service.set_language(
+                game.id, interaction.user.id, language, admin=bot.is_admin(interaction)
+            )
+            text = m.gettext(
+                "From now on the game's posts are in {language}. Private answers come in"
+                " each player's own language.",
+                language=language_name(game.language),
+            )
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(
         name="admin",
         description=(
             "Game admin: autopilot, substitute (the new player accepts; an admin assigns),"
@@ -294,7 +363,9 @@ class AdminCommands(Feature):
         by_name = interaction.user.display_name
         if what == "abandon":
             await service.abandon(game.id, me, admin=admin)
-            await interaction.followup.send("The game is abandoned.", ephemeral=True)
+            await interaction.followup.send(
+                reader(interaction).gettext("The game is abandoned."), ephemeral=True
+            )
             return
         if what == "return" and player is None and seat is None:
             target = _own_seat(game, me)
@@ -303,7 +374,13 @@ class AdminCommands(Feature):
         if what in ("autopilot-on", "autopilot-off"):
             on = what == "autopilot-on"
             await service.set_autopilot(game.id, me, target.seat, on, admin=admin, by_name=by_name)
-            text = f"Autopilot is {'on' if on else 'off'} for {target.label}."
+            m = reader(interaction)
+            seat_colour = colour_name(target.label, m)
+            text = (
+                m.gettext("Autopilot is on for {seat}.", seat=seat_colour)
+                if on
+                else m.gettext("Autopilot is off for {seat}.", seat=seat_colour)
+            )
         elif what in ("substitute", "return"):
             new = substitute.id if substitute is not None and what == "substitute" else None
             user = new if new is not None else target.user_id
@@ -334,7 +411,7 @@ class AdminCommands(Feature):
                 )
         else:
             if target.controller_id is None:
-                raise ServiceError("Nobody plays that seat: there is nobody to remove.")
+                raise ServiceError(N_("Nobody plays that seat: there is nobody to remove."))
             await service.kick(game.id, me, target.controller_id, admin=admin, by_name=by_name)
             text = f"{who_plays(target)} was removed; the AI plays {target.label} for now."
         await bot.delivered(game.id)
@@ -345,7 +422,7 @@ def _own_seat(game: GameInfo, user_id: int) -> SeatInfo:
     """The seat that is this user's own (a substitute may be playing it)."""
     seat = next((s for s in game.seats if s.user_id == user_id), None)
     if seat is None:
-        raise ServiceError("You have no seat of your own in this game to take back.")
+        raise ServiceError(N_("You have no seat of your own in this game to take back."))
     return seat
 
 
@@ -356,15 +433,19 @@ def _seat_named(game: GameInfo, player: discord.Member | None, colour: str | Non
             (s for s in game.seats if player.id in (s.user_id, s.substitute_id)), None
         )
         if seat is None:
-            raise ServiceError("That player has no seat in this game.")
+            raise ServiceError(N_("That player has no seat in this game."))
         return seat
     if colour is not None:
         seat = game.seat_labelled(colour)
         if seat is None:
             colours = ", ".join(s.label for s in game.seats)
-            raise ServiceError(f"There is no {colour} seat in this game (seats: {colours}).")
+            raise ServiceError(
+                N_("There is no {colour} seat in this game (seats: {colours})."),
+                colour=colour,
+                colours=colours,
+            )
         return seat
-    raise ServiceError("Name the player concerned, or the seat by its colour.")
+    raise ServiceError(N_("Name the player concerned, or the seat by its colour."))
 
 
 def who_plays(seat: SeatInfo) -> str:

@@ -14,9 +14,10 @@ from discord import app_commands
 
 from bot.buttons import GameButton, template, view_of
 from bot.choices import StartPoint
-from bot.client import MountainBot
+from bot.client import MountainBot, reader
 from bot.features.base import Feature
 from bot.features.turn import play
+from bot.i18n.catalogue import ENGLISH, Messages
 from bot.service import GameInfo, NotInGameError
 from bot.texts import (
     DRAFT_NOT_YET,
@@ -58,8 +59,9 @@ class KeepButton(GameButton, template=template("keep", r"(?P<card>[^:]+):(?P<slo
             interaction, self.game_id, notation, expected_seat_seq=self.seq
         )
         info = await bot.service.info(self.game_id)
-        content, view, file = await draft_message(bot, info, user)
-        done = done_text(result, post_pending=bool(delivery.failed))
+        messages = reader(interaction)
+        content, view, file = await draft_message(bot, info, user, messages)
+        done = done_text(result, post_pending=bool(delivery.failed), messages=messages)
         await bot.answer(
             interaction,
             result,
@@ -79,7 +81,9 @@ class DraftCommands(Feature):
     async def draft(self, interaction: discord.Interaction[MountainBot]) -> None:
         game = await self.bot.game(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        content, view, file = await draft_message(self.bot, game, interaction.user.id)
+        content, view, file = await draft_message(
+            self.bot, game, interaction.user.id, reader(interaction)
+        )
         await interaction.followup.send(
             content,
             view=view or discord.utils.MISSING,
@@ -93,7 +97,9 @@ class DraftCommands(Feature):
         await play(interaction, f"gate {point}")
 
 
-async def draft_message(bot: MountainBot, game: GameInfo, user_id: int) -> DraftMessage:
+async def draft_message(
+    bot: MountainBot, game: GameInfo, user_id: int, messages: Messages = ENGLISH
+) -> DraftMessage:
     """The private draft message: the two cards in hand with a Keep button for each
     empty bottom slot, and the pyramid so far. Before the gates are all placed, when the
     draft begins; once the player has kept four trolls, what comes next."""
@@ -103,20 +109,21 @@ async def draft_message(bot: MountainBot, game: GameInfo, user_id: int) -> Draft
     loaded = await bot.service.load(game.id)
     state = loaded.state
     if state is None:
-        return NOT_STARTED, None, None
+        return messages.gettext(NOT_STARTED), None, None
     gates_first = state.config.gates_first
     drafted = len(state.players[seat.seat].pyramid) >= 4
     if state.phase == "gates" and gates_first:
-        return DRAFT_NOT_YET, None, None
+        return messages.gettext(DRAFT_NOT_YET), None, None
     if state.phase != "draft" and not drafted:
-        return DRAFT_OVER, None, None
+        return messages.gettext(DRAFT_OVER), None, None
     keeps = [a for a in legal_actions(state, seat.seat, "keep") if isinstance(a, Keep)]
     view = bot.service.rules.view(state, seat.seat)
     image = await asyncio.to_thread(pyramid_png, view, seat.seat)
     file = discord.File(io.BytesIO(image), filename="draft.png")
     if not keeps:
-        return draft_done_text(state.phase, gates_first=gates_first), None, file
+        done = draft_done_text(state.phase, gates_first=gates_first, messages=messages)
+        return done, None, file
     version = await bot.service.seat_version(game.id, seat.seat)
     items = [KeepButton(game.id, version, a.card, a.slot) for a in keeps]
-    text = draft_text(state.players[seat.seat].draft_hand)
+    text = draft_text(state.players[seat.seat].draft_hand, messages)
     return text, view_of(*items), file

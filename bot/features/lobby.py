@@ -13,14 +13,22 @@ import discord
 from discord import app_commands
 
 from bot.buttons import GameButton, template, view_of
-from bot.client import MountainBot
+from bot.client import MountainBot, game_language, reader
 from bot.courier import Maker, Outgoing
 from bot.features.base import Feature
 from bot.help_texts import missing_permissions_text
+from bot.i18n.catalogue import LANGUAGES, N_, SOURCE_LANGUAGE, Messages, language_of
 from bot.service import GameInfo, Owed, ServiceError
 from bot.service.owed import StartPost
 from bot.store import OwedKind
-from bot.texts import NO_MENTIONS, game_opened_text, lobby_text, mention_users, start_text
+from bot.texts import (
+    LANGUAGE_NAMES,
+    NO_MENTIONS,
+    game_opened_text,
+    lobby_text,
+    mention_users,
+    start_text,
+)
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +43,15 @@ CHANNEL_PERMISSIONS = discord.Permissions(
     attach_files=True,  # the board, pyramid and score sheet images of the turn posts
     read_message_history=True,  # after a crash, find a post already sent before resending
 )
-NO_THREAD = (
+NO_THREAD = N_(
     "Discord refused the game's thread or its first post ({reason}), so no game was opened."
     " Check the bot's permissions in this channel, then try again."
 )
+NOT_A_TEXT_CHANNEL = N_("Open a game from a server's text channel.")
+# the languages a game's posts can be written in, each named as its speakers name it
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=LANGUAGE_NAMES[code], value=code) for code in LANGUAGES
+]
 
 
 def missing_permissions(granted: discord.Permissions) -> list[str]:
@@ -49,11 +62,13 @@ def missing_permissions(granted: discord.Permissions) -> list[str]:
 
 
 def lobby_view(info: GameInfo) -> discord.ui.View | None:
-    """The lobby's buttons while seats are open; none once the game is dealt."""
+    """The lobby's buttons while seats are open (in the game's language); none once
+    the game is dealt."""
     if info.status != "open":
         return None
+    m = game_language(info)
     return view_of(
-        JoinButton(info.id), LeaveButton(info.id), AddAIButton(info.id), StartButton(info.id)
+        *(kind.labelled(info.id, m) for kind in (JoinButton, LeaveButton, AddAIButton, StartButton))
     )
 
 
@@ -76,11 +91,18 @@ class LobbyButton(GameButton, template=template("(?:join|leave|addai|start)")):
     def rebuild(cls, match: re.Match[str], label: str | None) -> Self:
         return cls(int(match["game"]), label=label or cls.default_label)
 
+    @classmethod
+    def labelled(cls, game_id: int, messages: Messages) -> Self:
+        """The button as the lobby shows it, labelled in the game's language."""
+        return cls(game_id, label=messages.gettext(cls.default_label))
+
     async def press(self, interaction: discord.Interaction[MountainBot]) -> None:
         await interaction.response.defer()
         info = await self.seat(interaction)
         await interaction.edit_original_response(
-            content=lobby_text(info), view=lobby_view(info), allowed_mentions=NO_MENTIONS
+            content=lobby_text(info, game_language(info)),
+            view=lobby_view(info),
+            allowed_mentions=NO_MENTIONS,
         )
         await self.then(interaction.client, info)
 
@@ -94,7 +116,7 @@ class LobbyButton(GameButton, template=template("(?:join|leave|addai|start)")):
 
 class JoinButton(LobbyButton, template=template("join")):
     kind = "join"
-    default_label = "Join"
+    default_label = N_("Join")
     button_style = discord.ButtonStyle.primary
 
     async def seat(self, interaction: discord.Interaction[MountainBot]) -> GameInfo:
@@ -105,7 +127,7 @@ class JoinButton(LobbyButton, template=template("join")):
 
 class LeaveButton(LobbyButton, template=template("leave")):
     kind = "leave"
-    default_label = "Leave"
+    default_label = N_("Leave")
 
     async def seat(self, interaction: discord.Interaction[MountainBot]) -> GameInfo:
         return await interaction.client.service.leave(self.game_id, interaction.user.id)
@@ -113,7 +135,7 @@ class LeaveButton(LobbyButton, template=template("leave")):
 
 class AddAIButton(LobbyButton, template=template("addai")):
     kind = "addai"
-    default_label = "Add AI player"
+    default_label = N_("Add AI player")
 
     async def seat(self, interaction: discord.Interaction[MountainBot]) -> GameInfo:
         bot = interaction.client
@@ -124,7 +146,7 @@ class AddAIButton(LobbyButton, template=template("addai")):
 
 class StartButton(LobbyButton, template=template("start")):
     kind = "start"
-    default_label = "Start"
+    default_label = N_("Start")
     button_style = discord.ButtonStyle.success
 
     async def seat(self, interaction: discord.Interaction[MountainBot]) -> GameInfo:
@@ -152,7 +174,7 @@ class LobbyCommands(Feature):
         post = owed.payload
         assert isinstance(post, StartPost)
         people = [p.user_id for p in post.players if p.user_id is not None and not p.ai]
-        return Outgoing(start_text(post), mentions=mention_users(people))
+        return Outgoing(start_text(post, game_language(info)), mentions=mention_users(people))
 
     @app_commands.command(
         name="new", description="Open a new game in this channel (a thread is made for it)"
@@ -163,7 +185,9 @@ class LobbyCommands(Feature):
         teams="Team mode (exactly 4 players)",
         workshops="How the workshops in play are chosen",
         reminder_hours="Hours between reminders for the player whose turn it is",
+        language="The language of the game's posts (default: the server's language)",
     )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction[MountainBot],
@@ -172,10 +196,11 @@ class LobbyCommands(Feature):
         teams: bool = False,
         workshops: Literal["random", "unique"] = "random",
         reminder_hours: app_commands.Range[float, 0.5, 168.0] | None = None,
+        language: str | None = None,
     ) -> None:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
-            raise ServiceError("Open a game from a server's text channel.")
+            raise ServiceError(NOT_A_TEXT_CHANNEL)
         # Discord sends the bot's permissions in this channel with the interaction
         missing = missing_permissions(interaction.app_permissions)
         if missing:
@@ -191,17 +216,20 @@ class LobbyCommands(Feature):
             channel_id=channel.id,
             reminder_interval=timedelta(hours=hours),
             name=interaction.user.display_name,
+            language=language or server_language(interaction),
         )
+        posts = game_language(info)
         thread: discord.Thread | None = None
         try:
             thread = await channel.create_thread(
-                name=f"Mountain King #{info.id}", type=discord.ChannelType.public_thread
+                name=posts.gettext("Mountain King #{game}", game=info.id),
+                type=discord.ChannelType.public_thread,
             )
             info = await service.set_place(
                 info.id, guild_id=interaction.guild_id, channel_id=channel.id, thread_id=thread.id
             )
             await thread.send(
-                lobby_text(info),
+                lobby_text(info, posts),
                 view=lobby_view(info) or discord.utils.MISSING,
                 allowed_mentions=NO_MENTIONS,
             )
@@ -210,9 +238,11 @@ class LobbyCommands(Feature):
             await self.withdraw(interaction, info, thread)
             if isinstance(exc, discord.HTTPException):
                 log.warning("game %s: Discord refused its thread or lobby: %s", info.id, exc)
-                raise ServiceError(NO_THREAD.format(reason=exc.text or exc.status)) from exc
+                raise ServiceError(NO_THREAD, reason=exc.text or exc.status) from exc
             raise
-        await interaction.followup.send(game_opened_text(info.id, thread.mention), ephemeral=True)
+        await interaction.followup.send(
+            game_opened_text(info.id, thread.mention, reader(interaction)), ephemeral=True
+        )
 
     async def withdraw(
         self,
@@ -231,3 +261,12 @@ class LobbyCommands(Feature):
         if thread is not None:
             with suppress(discord.HTTPException):
                 await thread.delete()
+
+
+def server_language(interaction: discord.Interaction[MountainBot]) -> str:
+    """The server's preferred language, when the game's creator chose none: English
+    for a server whose language has no catalogue."""
+    locale = interaction.guild_locale
+    if locale is None and interaction.guild is not None:
+        locale = interaction.guild.preferred_locale
+    return language_of(locale) if locale is not None else SOURCE_LANGUAGE

@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.choices import SeatColour
-from bot.client import MountainBot
+from bot.client import MountainBot, reader
 from bot.features.base import Feature
 from bot.help_texts import (
     HELP_TOPICS,
@@ -33,7 +33,7 @@ from bot.help_texts import (
 )
 from bot.i18n import translator_for
 from bot.service import GameInfo, GameView, ServiceError
-from bot.texts import NO_MENTIONS, NOT_STARTED, log_text, status_text
+from bot.texts import NO_MENTIONS, NOT_STARTED, called_in, log_text, status_text
 from render import board_png, legend_png, market_png, pyramid_png, score_png
 from rules.legal import legal_kinds
 
@@ -148,7 +148,7 @@ class LookingCommands(Feature):
         game = await self.bot.game(interaction)
         entries = await self.bot.service.log(game.id)
         await interaction.followup.send(
-            log_text(entries), ephemeral=True, allowed_mentions=NO_MENTIONS
+            log_text(entries, reader(interaction)), ephemeral=True, allowed_mentions=NO_MENTIONS
         )
 
     @app_commands.command(
@@ -160,11 +160,16 @@ class LookingCommands(Feature):
         game, state, seat = await self.bot.seated(interaction)
         changes = await service.changes_since_last_turn(game.id, interaction.user.id)
         me = game.seat_of(interaction.user.id)
+        messages = reader(interaction)
         text = status_text(
-            me.called if me is not None else state.players[seat].colour,
+            called_in(me.label, me.name, me.ai, messages)
+            if me is not None
+            else state.players[seat].colour,
             state.account_of(seat).storage,
             legal_kinds(state, seat),
             changes,
+            messages,
+            language=game.language,
         )
         view = service.rules.view(state, seat)
         image = await asyncio.to_thread(partial(pyramid_png, view, seat, names=names_of(game)))

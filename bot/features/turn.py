@@ -40,10 +40,11 @@ from bot.choices import (
     TradeGive,
     WorkshopSite,
 )
-from bot.client import MountainBot
+from bot.client import MountainBot, game_language, reader, reply_to
 from bot.courier import Maker, Outgoing
 from bot.features.base import Feature
-from bot.service import GameInfo, Owed, ReplyTo
+from bot.i18n.catalogue import N_, translator_for
+from bot.service import GameInfo, Owed
 from bot.service.owed import GameOver, Ping, Reply, TurnPost
 from bot.store import OwedKind
 from bot.texts import (
@@ -75,10 +76,14 @@ async def play(interaction: discord.Interaction[MountainBot], notation: str) -> 
     await bot.answer(interaction, result, delivery)
 
 
+CONFIRM = N_("Confirm")
+CANCEL = N_("Cancel")
+
+
 class ConfirmButton(GameButton, template=template("do", r"(?P<notation>.{1,80})")):
     """Play the previewed action, if the game has not moved on since the preview."""
 
-    def __init__(self, game_id: int, seq: int, notation: str, *, label: str = "Confirm") -> None:
+    def __init__(self, game_id: int, seq: int, notation: str, *, label: str = CONFIRM) -> None:
         super().__init__(
             "do",
             game_id,
@@ -95,7 +100,7 @@ class ConfirmButton(GameButton, template=template("do", r"(?P<notation>.{1,80})"
             int(match["game"]),
             int(match["seq"]),
             match["notation"],
-            label=label or "Confirm",
+            label=label or CONFIRM,
         )
 
     async def press(self, interaction: discord.Interaction[MountainBot]) -> None:
@@ -110,15 +115,17 @@ class ConfirmButton(GameButton, template=template("do", r"(?P<notation>.{1,80})"
 class CancelButton(GameButton, template=template("cancel")):
     """Drop the preview; nothing was played."""
 
-    def __init__(self, game_id: int, seq: int, *, label: str = "Cancel") -> None:
+    def __init__(self, game_id: int, seq: int, *, label: str = CANCEL) -> None:
         super().__init__("cancel", game_id, seq, label=label)
 
     @classmethod
     def rebuild(cls, match: re.Match[str], label: str | None) -> Self:
-        return cls(int(match["game"]), int(match["seq"]), label=label or "Cancel")
+        return cls(int(match["game"]), int(match["seq"]), label=label or CANCEL)
 
     async def press(self, interaction: discord.Interaction[MountainBot]) -> None:
-        await interaction.response.edit_message(content=CANCELLED, view=None, attachments=[])
+        await interaction.response.edit_message(
+            content=reader(interaction).gettext(CANCELLED), view=None, attachments=[]
+        )
 
 
 class TurnCommands(Feature):
@@ -142,7 +149,7 @@ class TurnCommands(Feature):
         post = owed.payload
         assert isinstance(post, TurnPost)
         mentions = mention_users(p.user_id for p in post.calls if p.user_id is not None)
-        text = turn_post_text(post)
+        text = turn_post_text(post, game_language(info))
         if post.images == "none":
             return Outgoing(text, mentions=mentions)
         view = (await self.bot.service.view(info.id, None, at_seq=post.seq)).state
@@ -174,7 +181,9 @@ class TurnCommands(Feature):
         waiting = next((w for w in status.waiting if w.seat == ping.player.seat), None)
         if waiting is None or waiting.autopilot or waiting.user_id != ping.player.user_id:
             return None
-        return Outgoing(ping_text(ping), mentions=mention_only(ping.player.user_id))
+        return Outgoing(
+            ping_text(ping, game_language(info)), mentions=mention_only(ping.player.user_id)
+        )
 
     async def game_over(self, owed: Owed, info: GameInfo) -> Outgoing | None:
         """The winners, the score sheet, the game as an animation of the board after
@@ -196,15 +205,16 @@ class TurnCommands(Feature):
             ("replay.webp", await replay),
             (record_name, json.dumps(record, indent=1).encode()),
         ]
-        return Outgoing(game_over_text(over, record_name), files=files)
+        return Outgoing(game_over_text(over, record_name, game_language(info)), files=files)
 
     async def reply(self, owed: Owed, info: GameInfo) -> Outgoing | None:
         """The private answer the command that acted could not give (its process
         stopped): sent with the interaction's token while Discord accepts it."""
         reply = owed.payload
         assert isinstance(reply, Reply)
+        # in the language the player used when they acted (stored with the answer)
         return Outgoing(
-            done_text(reply),
+            done_text(reply, messages=translator_for(reply.language)),
             mentions=NO_MENTIONS,
             followup=(reply.application_id, reply.token),
         )
@@ -260,13 +270,16 @@ class TurnCommands(Feature):
         preview = Preview(action.cells, judged.legal, judged.refusal_cell, action.anchor)
         image = await asyncio.to_thread(board_png, judged.view, preview=preview, crop=True)
         file = discord.File(io.BytesIO(image), filename="dig-preview.png")
+        messages = reader(interaction)
         if judged.refusal is not None or judged.story is None:
             await interaction.followup.send(
-                dig_refused(judged.refusal or ""), file=file, ephemeral=True
+                dig_refused(judged.refusal or "", messages), file=file, ephemeral=True
             )
             return
-        confirm = ConfirmButton(game.id, judged.seq, judged.notation)
-        cancel = CancelButton(game.id, judged.seq)
+        confirm = ConfirmButton(
+            game.id, judged.seq, judged.notation, label=messages.gettext(CONFIRM)
+        )
+        cancel = CancelButton(game.id, judged.seq, label=messages.gettext(CANCEL))
         await interaction.followup.send(
             dig_question(judged.story),
             file=file,
@@ -332,7 +345,7 @@ class TurnCommands(Feature):
             game.id,
             interaction.user.id,
             interaction_id=interaction.id,
-            reply_to=ReplyTo(interaction.application_id, interaction.token),
+            reply_to=reply_to(interaction),
         )
         await self.bot.answer(interaction, result, await self.bot.delivered(game.id))
 

@@ -7,14 +7,22 @@ logs it with the game id and tells the player nothing was changed.
 
 from __future__ import annotations
 
+from bot.i18n.catalogue import N_
+
 
 class ServiceError(Exception):
-    """Base class: the request was refused and nothing was changed."""
+    """Base class: the request was refused and nothing was changed.
+
+    The sentence is a template of the message catalogue, filled with `params` (its
+    `{fields}`), so the bot can tell it in the reader's language: a template marked
+    `N_` is translated, any other stays English."""
 
     code = "service"
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, **params: object) -> None:
+        super().__init__(message.format(**params) if params else message)
+        self.template = message
+        self.params = params
 
     @property
     def message(self) -> str:
@@ -25,19 +33,21 @@ class GameNotFoundError(ServiceError):
     code = "game_not_found"
 
     def __init__(self, game_id: int) -> None:
-        super().__init__(f"There is no game #{game_id}.")
+        super().__init__(N_("There is no game #{game}."), game=game_id)
         self.game_id = game_id
 
 
 class NotInGameError(ServiceError):
     code = "not_in_game"
 
-    def __init__(self, message: str = "You are not playing in this game.") -> None:
+    def __init__(self, message: str = N_("You are not playing in this game.")) -> None:
         super().__init__(message)
 
 
 class NotYourTurnError(ServiceError):
     code = "not_your_turn"
+    # the seats the game waits for: (colour label, player's name, whether the AI plays)
+    waiting: tuple[tuple[str, str | None, bool], ...] = ()
 
 
 class NotAllowedError(ServiceError):
@@ -63,8 +73,10 @@ class CannotUndoError(GameStateError):
 
     def __init__(self) -> None:
         super().__init__(
-            "Nothing to undo: you can only take back your own actions of this turn, and not"
-            " past one that revealed something hidden."
+            N_(
+                "Nothing to undo: you can only take back your own actions of this turn, and"
+                " not past one that revealed something hidden."
+            )
         )
 
 
@@ -81,8 +93,11 @@ class GameMovedOnError(ServiceError):
 
     def __init__(self, game_id: int) -> None:
         super().__init__(
-            f"The game moved on before your action arrived; nothing was changed. Look at the"
-            f" current board of game #{game_id} and try again."
+            N_(
+                "The game moved on before your action arrived; nothing was changed. Look at"
+                " the current board of game #{game} and try again."
+            ),
+            game=game_id,
         )
         self.game_id = game_id
 
@@ -96,8 +111,10 @@ class SeatMovedOnError(GameMovedOnError):
     def __init__(self) -> None:
         ServiceError.__init__(
             self,
-            "Your draft moved on since that message: nothing was changed. Use the newest"
-            " draft message (or ask again with `/mk draft`).",
+            N_(
+                "Your draft moved on since that message: nothing was changed. Use the newest"
+                " draft message (or ask again with `/mk draft`)."
+            ),
         )
 
 
@@ -108,8 +125,11 @@ class CorruptGameError(ServiceError):
 
     def __init__(self, game_id: int, detail: str) -> None:
         super().__init__(
-            f"Game #{game_id} cannot be loaded because its saved record is damaged;"
-            " nothing was changed and the problem has been logged."
+            N_(
+                "Game #{game} cannot be loaded because its saved record is damaged;"
+                " nothing was changed and the problem has been logged."
+            ),
+            game=game_id,
         )
         self.game_id = game_id
         self.detail = detail
@@ -127,9 +147,11 @@ class StorageFullError(ServiceError):
 
     def __init__(self, game_id: int | None, reason: str) -> None:
         super().__init__(
-            "The server could not save your move or change because its storage is full or"
-            " unavailable; nothing was changed. The host has been told; please try again"
-            " later."
+            N_(
+                "The server could not save your move or change because its storage is full"
+                " or unavailable; nothing was changed. The host has been told; please try"
+                " again later."
+            )
         )
         self.game_id = game_id
         self.reason = reason

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
+from bot.i18n.catalogue import N_
 from bot.service.errors import GameNotFoundError, InvalidSettingError, NotYourTurnError
 from bot.service.reminders import MINUTES_PER_DAY, is_time_zone, next_reminder
 from bot.service.results import DueReminder
@@ -86,11 +87,11 @@ class Notifications:
             (r for r in await self.store.reminders(game_id) if r.seat == seat.seat), None
         )
         if current is not None and turn is not None and turn_version(current) != turn:
-            raise NotYourTurnError("That reminder is from an earlier turn: nothing to mute.")
+            raise NotYourTurnError(N_("That reminder is from an earlier turn: nothing to mute."))
         if current is None or not await self.store.put_reminder(
             replace(current, muted_for_turn=True)
         ):
-            raise NotYourTurnError("It is not your turn, so there is nothing to mute.")
+            raise NotYourTurnError(N_("It is not your turn, so there is nothing to mute."))
 
     async def prefs(self, user_id: int) -> NotificationPrefs:
         """The user's settings (the defaults if they never chose any)."""

@@ -104,6 +104,8 @@ class Reply(_Payload):
     turn_ended: bool = False
     game_over: bool = False
     undone: str | None = None
+    # the reader's language when they acted (an answer sent after a restart keeps it)
+    language: str = "en"
 
 
 SeatChange = Literal["kicked", "substitute", "returned", "autopilot-on", "autopilot-off", "offered"]

@@ -67,6 +67,8 @@ class GameInfo:
     thread_id: int | None
     created_at: datetime
     updated_at: datetime
+    # the language of the game's public posts (en, pl or es)
+    language: str = "en"
 
     def seat_of(self, user_id: int) -> SeatInfo | None:
         """The seat this user plays now (as player or substitute), if any."""
@@ -213,6 +215,8 @@ class ReplyTo:
 
     application_id: int
     token: str
+    # the reader's language (their Discord client's), for an answer sent later
+    language: str = "en"
 
 
 @dataclass(frozen=True, slots=True)

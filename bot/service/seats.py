@@ -6,11 +6,13 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.i18n.catalogue import N_
 from bot.service.errors import (
     CorruptGameError,
     GameStateError,
     NotAllowedError,
     NotInGameError,
+    NotYourTurnError,
     SeatingError,
 )
 from bot.service.loading import corrupt, parse_config
@@ -65,25 +67,33 @@ def called_seat(seat: SeatRecord) -> str:
     return called(label(seat), seat.name, seat.ai)
 
 
-def not_your_turn(seats: Sequence[SeatRecord], to_act: Sequence[int]) -> str:
-    names = [called_seat(s) for s in seats if s.seat in to_act]
+def not_your_turn(seats: Sequence[SeatRecord], to_act: Sequence[int]) -> NotYourTurnError:
+    waiting = [s for s in seats if s.seat in to_act]
+    names = [called_seat(s) for s in waiting]
     if not names:
-        return "It is not your turn: nobody can act in this game now."
-    if len(names) == 1:
-        return f"It is not your turn: {names[0]} is to play."
-    return f"It is not your turn: waiting for {', '.join(names[:-1])} and {names[-1]}."
+        error = NotYourTurnError(N_("It is not your turn: nobody can act in this game now."))
+    elif len(names) == 1:
+        error = NotYourTurnError(N_("It is not your turn: {player} is to play."), player=names[0])
+    else:
+        error = NotYourTurnError(
+            N_("It is not your turn: waiting for {players}."),
+            players=f"{', '.join(names[:-1])} and {names[-1]}",
+        )
+    # the seats awaited, so that the bot names them in the reader's language
+    error.waiting = tuple((label(s), s.name, s.ai) for s in waiting)
+    return error
 
 
 def require_status(game: GameRecord, status: GameStatus) -> None:
     if game.status == status:
         return
     if game.status == "open":
-        raise GameStateError("This game has not started yet.")
+        raise GameStateError(N_("This game has not started yet."))
     if game.status == "active":
-        raise GameStateError("This game has already started.")
+        raise GameStateError(N_("This game has already started."))
     if game.status == "over":
-        raise GameStateError("This game is over.")
-    raise GameStateError("This game was abandoned.")
+        raise GameStateError(N_("This game is over."))
+    raise GameStateError(N_("This game was abandoned."))
 
 
 def require_creator(game: GameRecord, user_id: int, admin: bool, what: str) -> None:
@@ -217,6 +227,7 @@ def game_info(rules: GameRules[S, A], game: GameRecord, seats: Sequence[SeatReco
         thread_id=game.thread_id,
         created_at=game.created_at,
         updated_at=game.updated_at,
+        language=game.language,
     )
 
 

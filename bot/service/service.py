@@ -25,14 +25,15 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Generic
 from weakref import WeakValueDictionary
 
+from bot.i18n.catalogue import LANGUAGES, SOURCE_LANGUAGE
 from bot.service.arguments import ABSENT, check_arguments
 from bot.service.errors import (
     CannotUndoError,
     GameMovedOnError,
     GameNotFoundError,
     GameStateError,
+    InvalidSettingError,
     NotAllowedError,
-    NotYourTurnError,
     SeatingError,
     SeatMovedOnError,
 )
@@ -159,10 +160,13 @@ class GameService(Generic[S, A]):
         join: bool = True,
         reminder_interval: timedelta | None = None,
         name: str | None = None,
+        language: str = SOURCE_LANGUAGE,
     ) -> GameInfo:
         """A new game open for players to join (the creator takes the first seat
-        unless `join=False`). Bad options raise the rules' config error."""
+        unless `join=False`), its public posts in `language`. Bad options raise the
+        rules' config error."""
         check_arguments(ABSENT, creator_id, optional=(guild_id, channel_id, thread_id))
+        check_language(language)
         config = self.rules.make_config(options)
         interval = reminder_interval or self.reminder_interval
         record = await self.store.create_game(
@@ -176,6 +180,7 @@ class GameService(Generic[S, A]):
                 channel_id=channel_id,
                 thread_id=thread_id,
                 creator_name=name,
+                language=language,
             ),
             seat_creator=join,
         )
@@ -511,6 +516,20 @@ class GameService(Generic[S, A]):
         )
         return await self.info(game_id)
 
+    async def set_language(
+        self, game_id: int, user_id: int, language: str, *, admin: bool = False
+    ) -> GameInfo:
+        """Write the game's public posts in another language from now on (its creator,
+        or a server admin)."""
+        check_arguments(game_id, user_id)
+        check_language(language)
+        async with self._lock(game_id):
+            game, _ = await self._game_and_seats(game_id)
+            require_creator(game, user_id, admin, "change the game's language")
+            if not await self.store.set_language(game_id, language, at=self._clock()):
+                raise GameNotFoundError(game_id)
+        return await self.info(game_id)
+
     # --- playing ---------------------------------------------------------------------
 
     async def act(
@@ -624,7 +643,7 @@ class GameService(Generic[S, A]):
         state = _started(loaded)
         to_act = self.rules.to_act(state)
         if seat.seat not in to_act:
-            raise NotYourTurnError(not_your_turn(loaded.seats, to_act))
+            raise not_your_turn(loaded.seats, to_act)
         value = self.rules.parse_action(action) if isinstance(action, str) else action
         refusal: ValueError | None = None
         story: str | None = None
@@ -931,7 +950,7 @@ class GameService(Generic[S, A]):
             state = _started(loaded)
             to_act = self.rules.to_act(state)
             if seat.seat not in to_act:
-                raise NotYourTurnError(not_your_turn(loaded.seats, to_act))
+                raise not_your_turn(loaded.seats, to_act)
             value = self.rules.parse_action(action) if isinstance(action, str) else action
             after = self.rules.play(state, seat.seat, value)
             if name and name != seat.name:
@@ -1220,3 +1239,11 @@ def _started(loaded: Loaded[S]) -> S:
 
 def _utc_now() -> datetime:
     return datetime.now(UTC)
+
+
+def check_language(language: object) -> None:
+    """A language the game's posts can be written in (a catalogue's language)."""
+    if language not in LANGUAGES:
+        raise InvalidSettingError(
+            f"There is no language {language!r} here: choose one of {', '.join(LANGUAGES)}."
+        )

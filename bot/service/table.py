@@ -151,6 +151,7 @@ def owed_after(
                 turn_ended=result.turn_ended,
                 game_over=result.game_over,
                 undone=result.undone,
+                language=reply_to.language,
             )
         )
     return owed

@@ -103,6 +103,10 @@ class Store(ABC):
         """Where the game lives on Discord."""
 
     @abstractmethod
+    async def set_language(self, game_id: int, language: str, *, at: datetime) -> bool:
+        """The language of the game's public posts; False if there is no such game."""
+
+    @abstractmethod
     async def discard_game(self, game_id: int) -> bool:
         """Delete a game that has not started, with its seats; False if there is no
         such open game."""

@@ -230,6 +230,15 @@ MIGRATIONS: tuple[Migration, ...] = (
             "DROP TABLE temp.chain_fill",
         ),
     ),
+    Migration(
+        5,
+        "the game's language: its public posts are written in it",
+        (
+            # a language code of the message catalogue (bot/i18n): en, pl or es; games
+            # made before it was chosen were English
+            "ALTER TABLE games ADD COLUMN language TEXT NOT NULL DEFAULT 'en'",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -37,6 +37,8 @@ class NewGame:
     thread_id: int | None = None
     # the creator's display name, for the seat they take
     creator_name: str | None = None
+    # the language of the game's public posts (a catalogue language: en, pl, es)
+    language: str = "en"
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +55,8 @@ class GameRecord:
     thread_id: int | None
     created_at: datetime
     updated_at: datetime
+    # the language of the game's public posts (a catalogue language: en, pl, es)
+    language: str = "en"
 
 
 @dataclass(frozen=True, slots=True)

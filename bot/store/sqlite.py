@@ -62,7 +62,7 @@ DEFAULT_BUSY_TIMEOUT_MS = 10_000
 
 _GAME_COLUMNS = (
     "id, rules, config, seed, status, creator_id, reminder_seconds, guild_id, channel_id,"
-    " thread_id, created_at, updated_at"
+    " thread_id, created_at, updated_at, language"
 )
 _SEAT_COLUMNS = (
     "game_id, seat, user_id, joined_at, colour, team, substitute_id, autopilot, ai, skip_turn, name"
@@ -208,8 +208,8 @@ class SqliteStore(Store):
         async with self._write() as db:
             cursor = await db.execute(
                 "INSERT INTO games (rules, config, status, creator_id, reminder_seconds,"
-                " guild_id, channel_id, thread_id, created_at, updated_at)"
-                " VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?)",
+                " guild_id, channel_id, thread_id, created_at, updated_at, language)"
+                " VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game.rules,
                     game.config,
@@ -220,6 +220,7 @@ class SqliteStore(Store):
                     game.thread_id,
                     at,
                     at,
+                    game.language,
                 ),
             )
             game_id = cursor.lastrowid
@@ -281,6 +282,14 @@ class SqliteStore(Store):
                 " WHERE id = ?",
                 (guild_id, channel_id, thread_id, _ts(at), game_id),
             )
+
+    async def set_language(self, game_id: int, language: str, *, at: datetime) -> bool:
+        async with self._write() as db:
+            cursor = await db.execute(
+                "UPDATE games SET language = ?, updated_at = ? WHERE id = ?",
+                (language, _ts(at), game_id),
+            )
+            return cursor.rowcount == 1
 
     async def discard_game(self, game_id: int) -> bool:
         async with self._write() as db:
@@ -1191,6 +1200,7 @@ def _game(row: Row) -> GameRecord:
         thread_id=row[9],
         created_at=_dt(row[10]),
         updated_at=_dt(row[11]),
+        language=row[12],
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -100,12 +101,31 @@ async def open_game(
     assert result.acknowledged
     thread = channel.threads[-1]
     lobby = thread.history()[0]
+    # the lobby's buttons by kind (their labels are in the game's language)
     for p in players[1:]:
-        await p.click(lobby, label="Join")
+        await p.click(lobby, custom_id=button_id(lobby, "join"))
         lobby = thread.history()[0]
-    await creator.click(lobby, label="Start")
-    game_id = int(thread.name.rsplit("#", 1)[1])
+    await creator.click(lobby, custom_id=button_id(lobby, "start"))
+    # "Mountain King #7", in the game's language
+    game_id = int(re.findall(r"\d+", thread.name)[-1])
     return thread, game_id
+
+
+def button_id(message: discord.Message, kind: str) -> str:
+    """The custom_id of a channel message's button of this kind (`mk:<kind>:...`)."""
+    ids = [custom_id for custom_id, _ in buttons_on(message)]
+    return next(i for i in ids if i.startswith(f"mk:{kind}:"))
+
+
+def buttons_on(message: discord.Message) -> list[tuple[str, str]]:
+    """The (custom_id, label) of each button of a channel message, in order."""
+    return [
+        (child.custom_id or "", child.label or "")
+        for row in message.components
+        if isinstance(row, discord.ActionRow)
+        for child in row.children
+        if isinstance(child, discord.Button)
+    ]
 
 
 async def place_gates(bot: MountainBot, players: list[Any], thread: Any, game_id: int) -> None:
@@ -125,18 +145,27 @@ async def place_gates(bot: MountainBot, players: list[Any], thread: Any, game_id
         assert result.acknowledged
 
 
-async def set_up(bot: MountainBot, players: list[Any], thread: Any, game_id: int) -> None:
+async def set_up(
+    bot: MountainBot,
+    players: list[Any],
+    thread: Any,
+    game_id: int,
+    *,
+    kept: str = "kept your four starting trolls",
+) -> None:
     """The setup as the rulebook orders it: every gate placed (`place_gates`), then
     every player drafts by buttons (`draft_all`). The first turn is next."""
     await place_gates(bot, players, thread, game_id)
-    await draft_all(players, thread)
+    await draft_all(players, thread, kept=kept)
     state = (await bot.service.load(game_id)).state
     assert state is not None and state.phase == "play", state and state.phase
 
 
-async def draft_all(players: list[Any], thread: Any) -> None:
+async def draft_all(
+    players: list[Any], thread: Any, *, kept: str = "kept your four starting trolls"
+) -> None:
     """Every player opens the private draft and keeps the first offered troll four
-    times, by buttons."""
+    times, by buttons (`kept`: what the last answer says, in the reader's language)."""
     for p in players:
         result = await p.slash(thread, "mk draft")
         for _ in range(4):
@@ -145,7 +174,7 @@ async def draft_all(players: list[Any], thread: Any) -> None:
             assert buttons, message.content
             click = await p.click(message.message, custom_id=buttons[0]["custom_id"])
             assert click.acknowledged
-        assert "kept your four starting trolls" in result.response.content
+        assert kept in result.response.content
 
 
 async def play_to_end(

@@ -94,3 +94,27 @@ async def test_log_entries_must_belong_to_a_seat(tmp_path: Path) -> None:
                 ActionRecord(game_id, 1, 7, "end", START), SnapshotRecord(game_id, 1, "s")
             )
         assert await store.actions(game_id) == []
+
+
+async def test_a_version_4_database_gets_the_games_language(tmp_path: Path) -> None:
+    """Migration 5: a game made before the language was chosen is English; a new game
+    keeps the language it was made with, and its creator can change it."""
+    path = tmp_path / "g.db"
+    async with SqliteStore(path) as store:
+        old = await store.create_game(NewGame("test", "{}", 1, 60, START), seat_creator=True)
+    db = raw(path)
+    db.execute("ALTER TABLE games DROP COLUMN language")
+    db.execute("PRAGMA user_version = 4")
+    db.close()
+    async with SqliteStore(path) as store:
+        assert await store.schema_version() == LATEST_VERSION
+        game = await store.game(old.id)
+        assert game is not None and game.language == "en"
+        made = await store.create_game(
+            NewGame("test", "{}", 2, 60, START, language="pl"), seat_creator=True
+        )
+        assert made.language == "pl"
+        assert await store.set_language(made.id, "es", at=START)
+        again = await store.game(made.id)
+        assert again is not None and again.language == "es"
+        assert not await store.set_language(9999, "es", at=START)
