@@ -231,8 +231,8 @@ class PostgresStore(Store):
         async with self._write() as conn:
             row = await conn.fetchrow(
                 "INSERT INTO games (rules, config, status, creator_id, reminder_seconds,"
-                " guild_id, channel_id, thread_id, created_at, updated_at)"
-                " VALUES ($1, $2, 'open', $3, $4, $5, $6, $7, $8, $8)"
+                " guild_id, channel_id, thread_id, created_at, updated_at, language)"
+                " VALUES ($1, $2, 'open', $3, $4, $5, $6, $7, $8, $8, $9)"
                 f" RETURNING {_GAME_COLUMNS}",
                 game.rules,
                 game.config,
@@ -242,6 +242,7 @@ class PostgresStore(Store):
                 game.channel_id,
                 game.thread_id,
                 at,
+                game.language,
             )
             if seat_creator:
                 await conn.execute(
@@ -302,6 +303,16 @@ class PostgresStore(Store):
                 _ts(at),
                 game_id,
             )
+
+    async def set_language(self, game_id: int, language: str, *, at: datetime) -> bool:
+        async with self._write() as conn:
+            status = await conn.execute(
+                "UPDATE games SET language = $1, updated_at = $2 WHERE id = $3",
+                language,
+                _ts(at),
+                game_id,
+            )
+        return _count(status) == 1
 
     async def discard_game(self, game_id: int) -> bool:
         async with self._write() as conn:

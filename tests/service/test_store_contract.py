@@ -261,6 +261,21 @@ async def test_games_are_found_by_thread_and_by_player(store: Store) -> None:
     assert await store.games_of_user(2, ["over"]) == []
 
 
+async def test_a_game_keeps_its_language_and_its_creator_can_change_it(store: Store) -> None:
+    english = await store.create_game(new_game(), seat_creator=True)
+    assert english.language == "en"
+    polish = await store.create_game(
+        NewGame("test", "{}", 2, 60, START, language="pl"), seat_creator=True
+    )
+    assert polish.language == "pl"
+    assert await store.set_language(polish.id, "es", at=T1)
+    again = await store.game(polish.id)
+    assert again is not None and again.language == "es"
+    untouched = await store.game(english.id)
+    assert untouched is not None and untouched.language == "en"
+    assert not await store.set_language(9999, "es", at=T1)
+
+
 # --- bookkeeping ---------------------------------------------------------------------
 
 
