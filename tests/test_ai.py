@@ -11,16 +11,20 @@ import pytest
 from helpers import gated_game
 from test_playouts import MODES, check_invariants
 
+from rules import engine, steps
 from rules.actions import Action, DedicateHall, Dig, EndTurn, Keep, MoveStatue, Recruit
 from rules.ai import choose_action
 from rules.ai.opening import SLOT_ACTIVATIONS
-from rules.ai.turn import TurnPlayer
-from rules.ai.values import Horizon, counts_key, horizon, troll_flow
+from rules.ai.recruiting import recruit_choices
+from rules.ai.turn import Ctx, TurnPlayer
+from rules.ai.values import Horizon, add, counts_key, horizon, troll_flow
 from rules.ai.values import valuer as make_valuer
 from rules.cli import main
 from rules.content import load_content
 from rules.game import Game, game_from_record
+from rules.horde import FLAG_ANY_BRIBES
 from rules.legal import legal_actions
+from rules.payment import resolve_payment
 from rules.resources import RESOURCES, Resource
 from rules.scoring import best_leftover_sets, final_outcome
 from rules.selfplay import Policy, play_game, play_random_game, random_action
@@ -217,3 +221,46 @@ def test_an_illegal_choice_falls_back_to_a_legal_action(monkeypatch: pytest.Monk
     assert action in legal_actions(game.state, seat)
     with pytest.raises(AssertionError, match="illegal"):
         choose_action(game.state, seat, rng, strict=True)
+
+
+def test_under_golden_mask_the_ai_bribes_with_what_it_values_least() -> None:
+    """Golden Mask: "your bribes may be any mix of resources instead of coins". The
+    engine's default payment still spends coins first, so the AI names its payment:
+    each bribe in what costs it least to give up. Every such recruit is legal, never
+    costs more than paying coins first, and sometimes keeps the coins."""
+    game, rng = ai_setup(3, 5)
+    named = kept_coins = 0
+    for _ in range(120):
+        state = game.state
+        if state.phase != "play":
+            break
+        seat = state.current_seat
+        assert seat is not None
+        if steps.allows(state, seat, "recruit"):
+            masked = state.clone()
+            assert masked.turn is not None
+            masked.turn.flags.append(FLAG_ANY_BRIBES)
+            ctx = Ctx(masked, seat)
+            coin = RESOURCES.index(Resource.COIN)
+            for choice in recruit_choices(masked, seat, ctx.valuer, ctx.hz, ctx.counts, ctx.peds):
+                pay = choice.action.pay
+                if not pay:
+                    continue
+                named += 1
+                spent = [t.resource for t in pay]
+                coins_first = resolve_payment(
+                    masked, seat, [None] * len(spent), None, what="bribes"
+                )
+                cost = ctx.valuer.value(ctx.counts, ctx.peds) - ctx.valuer.value(
+                    add(ctx.counts, spent, -1), ctx.peds
+                )
+                default_cost = ctx.valuer.value(ctx.counts, ctx.peds) - ctx.valuer.value(
+                    add(ctx.counts, [t.resource for t in coins_first], -1), ctx.peds
+                )
+                assert cost <= default_cost + 1e-9, (spent, coins_first)
+                if ctx.counts[coin] >= len(spent) and Resource.COIN not in spent:
+                    kept_coins += 1
+                engine.apply(masked.clone(), seat, choice.action)  # raises if illegal
+        game.play(seat, choose_action(state, seat, rng))
+    assert named >= 10, named
+    assert kept_coins >= 1, kept_coins

@@ -5,11 +5,10 @@ the coronation token for capping the pyramid."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from rules.actions import Recruit
+from rules.actions import Pay, Recruit
 from rules.ai.values import (
     Counts,
     Horizon,
@@ -22,6 +21,7 @@ from rules.ai.values import (
 )
 from rules.content import load_content
 from rules.horde import FLAG_ANY_BRIBES, bribe_need, slot_at
+from rules.payment import available_tokens
 from rules.pyramid import ALL_HORDE_SLOTS, cascade_slots, open_slots
 from rules.resources import RESOURCES, STATUE_CLANS, Clan, Resource
 from rules.scoring import current_scores
@@ -38,21 +38,45 @@ class RecruitChoice:
     carts: int  # carts the cascade brings (for statue moves this turn)
 
 
-def _pay_bribes(counts: Counts, need: int, any_kind: bool) -> list[Resource] | None:
-    """What the default payment spends on `need` bribes (coins first; with Golden
-    Mask then whatever is held most), or None if unaffordable."""
-    have = Counter(dict(zip(RESOURCES, counts, strict=True)))
+def _pay_bribes(
+    counts: Counts, need: int, any_kind: bool, valuer: Valuer, pedestals: Pedestals
+) -> list[Resource] | None:
+    """What the bribes cost, or None if unaffordable: coins, or under Golden Mask
+    ("bribes may be any mix of resources") each bribe in whatever costs least to give
+    up at that moment, coins included (or the engine's coins-first order when that
+    costs less in all)."""
     if not any_kind:
-        return [Resource.COIN] * need if have[Resource.COIN] >= need else None
-    if sum(have.values()) < need:
+        i = RESOURCES.index(Resource.COIN)
+        return [Resource.COIN] * need if counts[i] >= need else None
+    if sum(counts) < need:
         return None
-    paid: list[Resource] = []
+    greedy: list[Resource] = []
+    left = counts
+    for _ in range(need):
+        res = min(
+            (r for r, n in zip(RESOURCES, left, strict=True) if n > 0),
+            key=lambda r: valuer.loss_of(r, left, pedestals),
+        )
+        greedy.append(res)
+        left = add(left, [res], -1)
+    # the valuation is not additive (sets, tunnels' minerals): greedy can lose to the
+    # engine's own order (coins first, then what is held most), so take the better
+    have = dict(zip(RESOURCES, counts, strict=True))
     order = sorted(RESOURCES, key=lambda r: (r != Resource.COIN, -have[r]))
-    for res in order:
-        while len(paid) < need and have[res] > 0:
-            have[res] -= 1
-            paid.append(res)
-    return paid
+    default = [r for r in order for _ in range(have[r])][:need]
+    return min((greedy, default), key=lambda paid: -valuer.value(add(counts, paid, -1), pedestals))
+
+
+def _tokens_for(pool: list[Pay], paid: list[Resource]) -> tuple[Pay, ...]:
+    """The payment naming `paid`: for each resource its first token in the default
+    spending order (trolls before storage)."""
+    spare = list(pool)
+    out: list[Pay] = []
+    for res in paid:
+        tok = next(t for t in spare if t.resource == res)
+        spare.remove(tok)
+        out.append(tok)
+    return tuple(out)
 
 
 def recruit_choices(
@@ -80,14 +104,18 @@ def recruit_choices(
             crown += _ending_value(state, seat)
     filled = set(player.pyramid)
     clans = [c.value for c in STATUE_CLANS]
+    any_kind = FLAG_ANY_BRIBES in flags
+    pool = available_tokens(state, seat) if any_kind else []
     for hs in ALL_HORDE_SLOTS:
         source = slot_at(state, hs)
         if source.card is None:
             continue
         need = bribe_need(state, hs, flags)
-        paid = _pay_bribes(counts, len(need), FLAG_ANY_BRIBES in flags)
+        paid = _pay_bribes(counts, len(need), any_kind, valuer, pedestals)
         if paid is None:
             continue
+        # under Golden Mask the payment is named: the engine's default spends coins first
+        pay = _tokens_for(pool, paid) if any_kind and paid else None
         card = content.trolls[source.card]
         base_counts = add(counts, paid, -1)
         base_counts = add(base_counts, [Resource(b) for b in source.bribes])
@@ -116,7 +144,7 @@ def recruit_choices(
             future = flow * later * FUTURE_WEIGHT * hz.blend
             for ped, peds in ped_options:
                 value = valuer.value(after, peds) + future + crown
-                yield RecruitChoice(value, Recruit(hs, ps, ped), carts)
+                yield RecruitChoice(value, Recruit(hs, ps, ped, pay), carts)
 
 
 def _ending_value(state: State, seat: int) -> float:
