@@ -10,6 +10,7 @@ import statistics
 import time
 from collections.abc import Callable
 
+from bot.i18n import translator_for
 from render import board_png, market_png, pyramid_png, score_png
 from render.samples import positions, sample_game
 
@@ -44,6 +45,12 @@ def main() -> None:
         rows.append((f"market ({pos.name})", *_time(lambda p=pos: market_png(p.view)), 40))
     end = positions(game)[-1]
     rows.append(("score sheet", *_time(lambda: score_png(end.view, outcome.to_json())), 0))
+    # in Polish: longer words, fitted to their boxes
+    pl = translator_for("pl")
+    board_pl = _time(lambda: board_png(end.view, highlight=end.highlight, messages=pl))
+    rows.append(("board (end, pl)", *board_pl, 80))
+    rows.append(("pyramid (end, pl)", *_time(lambda: pyramid_png(end.view, 0, messages=pl)), 30))
+    rows.append(("market (end, pl)", *_time(lambda: market_png(end.view, messages=pl)), 40))
     for name, ms, size, budget in rows:
         limit = f"budget {budget} ms" if budget else "no budget"
         print(f"{name:22} {ms:6.1f} ms median  {size / 1024:6.0f} KiB  ({limit}; 1 MB max)")

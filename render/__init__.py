@@ -5,12 +5,18 @@ bytes. The same view always gives the same bytes.
     pyramid_png(view, seat, names=...)       one player's pyramid (the rulebook's trollsmoot)
     market_png(view)                         horde, spellbook, supplies
     score_png(view, outcome, names=...)      the final score sheet
-    legend_png()                             how to read the board, drawn by the board's code
+    legend_png(messages)                     how to read the board, drawn by the board's code
     replay_webp(boards)                      the board turn by turn, an animated WebP
 
 `names` maps a seat to the player's display name ("alice", an AI's name): the board's
 header chips, the score sheet's rows and winner line and the pyramid's title show it
 beside the colour; without it they show colours only.
+
+`messages` (a keyword of each, and legend_png's argument) is the texts of the language
+to draw in: `bot.i18n.translator_for("pl")` or anything with gettext, ngettext and
+pgettext (render.words.Translator); English without it. Each text is fitted to its box
+(render.draw): drawn smaller, down to a floor, or on more lines, so a longer language
+never overflows.
 
 A turn post's close-up is `board_png(view, highlight=cells, focus=True)`: the area
 around the highlighted cells (at least 7 by 7 cells, so a phone shows each cell about

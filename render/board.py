@@ -22,10 +22,10 @@ from PIL import Image, ImageDraw
 
 from render import theme
 from render.draw import (
+    MIN_SIZE,
     contrast,
+    draw_block,
     draw_text,
-    fit_text,
-    font,
     mix,
     paste,
     pedestal,
@@ -35,6 +35,16 @@ from render.draw import (
     text_center,
 )
 from render.theme import RGB
+from render.words import (
+    ENGLISH,
+    Translator,
+    clan_letter,
+    colour_name,
+    hall_short,
+    player_letter,
+    workshop_name,
+    workshop_short,
+)
 from rules.content import load_content
 from rules.grid import COLUMNS, cell_name, parse_cell
 
@@ -85,15 +95,24 @@ def board_png(
     focus: bool = False,
     crop: bool = False,
     names: Mapping[int, str] | None = None,
+    messages: Translator = ENGLISH,
 ) -> bytes:
     """PNG bytes of the board as `view` shows it.
 
     `highlight` outlines the cells that changed last turn; `preview` draws a candidate
     tunnel; `focus` (or its older name `crop`) keeps only the area around the preview's
     cells, or else the highlighted ones, with its own coordinates (the whole board when
-    there are none); `names` (seat -> display name) labels the header chips."""
+    there are none); `names` (seat -> display name) labels the header chips; the words
+    are in the language of `messages` (render.words)."""
     return png_bytes(
-        board_image(view, highlight=highlight, preview=preview, focus=focus or crop, names=names)
+        board_image(
+            view,
+            highlight=highlight,
+            preview=preview,
+            focus=focus or crop,
+            names=names,
+            messages=messages,
+        )
     )
 
 
@@ -105,16 +124,17 @@ def board_image(
     focus: bool = False,
     crop: bool = False,
     names: Mapping[int, str] | None = None,
+    messages: Translator = ENGLISH,
 ) -> Image.Image:
     highlight = tuple(highlight)
     side = _side(view)
-    img = static_board(side).copy()
+    img = static_board(side, messages).copy()
     d = ImageDraw.Draw(img)
-    _draw_header(d, view, img.width, names or {})
-    _draw_pieces(img, d, view)
-    _draw_workshops(d, view)
-    _draw_workshop_legend(d, view, img.width, img.height)
-    _draw_statues(img, d, view)
+    _draw_header(d, view, img.width, names or {}, messages)
+    _draw_pieces(img, d, view, messages)
+    _draw_workshops(d, view, messages)
+    _draw_workshop_legend(d, view, img.width, img.height, messages)
+    _draw_statues(img, d, view, messages)
     for cell in highlight:
         outline(d, BOARD.box(cell), theme.HIGHLIGHT)
     if preview is not None:
@@ -191,8 +211,9 @@ def cell_centre(cell: str) -> tuple[float, float]:
 
 
 @cache
-def static_board(side: str) -> Image.Image:
-    """The empty mountain of one side (cached: callers copy it, never draw on it)."""
+def static_board(side: str, messages: Translator = ENGLISH) -> Image.Image:
+    """The empty mountain of one side with its words in one language (cached: callers
+    copy it, never draw on it)."""
     board = load_content().board(side)
     width = board.width * C + 2 * M
     height = HEADER + board.height * C + 2 * M + FOOTER
@@ -217,13 +238,14 @@ def static_board(side: str) -> Image.Image:
                 max(b[2] for b in heart),
                 max(b[3] for b in heart),
             ),
+            messages,
         )
     for cell in board.rubble:
         rubble(d, BOARD.box(cell))
     for cell, resource in board.buried.items():
         buried_resource(img, BOARD.box(cell), resource)
     for cell in board.workshop_sites:
-        workshop_site(d, BOARD.box(cell))
+        workshop_site(d, BOARD.box(cell), messages)
     for point in board.start_points:
         start_point(d, BOARD.box(point.cell), point.id, point.players)
     # coordinates on all four edges
@@ -247,16 +269,29 @@ def tier_cell(d: ImageDraw.ImageDraw, box: Box, tier: str) -> None:
     d.rectangle(box, fill=fill, outline=theme.GRID, width=1)
 
 
-def heart_block(d: ImageDraw.ImageDraw, box: Box) -> None:
+def heart_block(d: ImageDraw.ImageDraw, box: Box, messages: Translator = ENGLISH) -> None:
     """The Heart of the mountain as one labelled block."""
     x0, y0, x1, y1 = box
     d.rectangle(box, fill=theme.HEART, outline=theme.INK_DARK, width=3)
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    inner = (x0 + 6, y0 + 4, x1 - 6, y1 - 4)
     if x1 - x0 > 2 * C:
-        text_center(d, (cx, cy - 12), "HEART", 28, theme.INK)
-        text_center(d, (cx, cy + 18), "of the mountain", 15, theme.INK, "regular")
+        # TRANSLATORS: the Heart of the mountain, on the board: "HEART" large, in capitals
+        heart = messages.pgettext("board", "HEART")
+        text_center(d, (cx, cy - 12), heart, 28, theme.INK, box=(*inner[:3], cy + 3))
+        # TRANSLATORS: under "HEART" on the board, the rest of "Heart of the mountain"
+        rest = messages.pgettext("board", "of the mountain")
+        text_center(
+            d, (cx, cy + 18), rest, 15, theme.INK, "regular", box=(inner[0], cy + 5, *inner[2:])
+        )
     else:
-        text_center(d, (cx, cy), "H", 28, theme.INK)
+        text_center(d, (cx, cy), heart_letter(messages), 28, theme.INK, box=inner)
+
+
+def heart_letter(messages: Translator) -> str:
+    # TRANSLATORS: the Heart of the mountain in a letter or two, on a Heart one cell wide
+    # (the legend's sample)
+    return messages.pgettext("the Heart on the board", "H")
 
 
 def rubble(d: ImageDraw.ImageDraw, box: Box) -> None:
@@ -280,14 +315,26 @@ def buried_resource(img: Image.Image, box: Box, resource: str) -> None:
     paste(img, resource_icon(resource, 30), (left + C / 2, top + C / 2))
 
 
-def workshop_site(d: ImageDraw.ImageDraw, box: Box) -> None:
+def workshop_site(d: ImageDraw.ImageDraw, box: Box, messages: Translator = ENGLISH) -> None:
     """An empty workshop site: a double frame with the word "site"."""
     left, top, right, bottom = box
     d.rectangle([left + 3, top + 3, right - 3, bottom - 3], outline=theme.INK, width=3)
     d.rectangle([left + 8, top + 8, right - 8, bottom - 8], outline=theme.INK_DIM, width=1)
     text_center(
-        d, ((left + right) / 2, (top + bottom) / 2), "site", 18, theme.INK, stroke=theme.INK_DARK
+        d,
+        ((left + right) / 2, (top + bottom) / 2),
+        site_word(messages),
+        18,
+        theme.INK,
+        stroke=theme.INK_DARK,
+        box=(left + 4, top + 9, right - 4, bottom - 9),
+        floor=MIN_SIZE,
     )
+
+
+def site_word(messages: Translator) -> str:
+    # TRANSLATORS: an empty workshop site on the board: one short word (a cell is 56 px)
+    return messages.pgettext("board", "site")
 
 
 def start_point(d: ImageDraw.ImageDraw, box: Box, name: str, players: Iterable[int]) -> None:
@@ -299,7 +346,7 @@ def start_point(d: ImageDraw.ImageDraw, box: Box, name: str, players: Iterable[i
     text_center(d, ((left + right) / 2, bottom - 15), label, 16, theme.INK_DIM)
 
 
-def workshop(d: ImageDraw.ImageDraw, box: Box, name: str) -> None:
+def workshop(d: ImageDraw.ImageDraw, box: Box, name: str, messages: Translator = ENGLISH) -> None:
     """An established workshop: a grey plate with its short name (full names are in
     the footer)."""
     left, top, right, bottom = box
@@ -312,10 +359,12 @@ def workshop(d: ImageDraw.ImageDraw, box: Box, name: str) -> None:
     text_center(
         d,
         ((left + right) / 2, (top + bottom) / 2),
-        theme.WORKSHOP_SHORT.get(name, "?"),
+        workshop_short(messages, name),
         20,
         theme.INK,
         "condensed",
+        box=(left + 5, top + 5, right - 5, bottom - 5),
+        floor=MIN_SIZE,
     )
 
 
@@ -353,7 +402,16 @@ def owner_letter(
     d: ImageDraw.ImageDraw, centre: tuple[float, float], letter: str, fill: RGB, size: int = 34
 ) -> None:
     """A tunnel's owner, once per tunnel."""
-    text_center(d, centre, letter, size, contrast(fill))
+    text_center(d, centre, letter, size, contrast(fill), box=around(centre, size * 1.3))
+
+
+def around(
+    centre: tuple[float, float], width: float, height: float | None = None
+) -> tuple[float, float, float, float]:
+    """The box of a mark drawn centred on `centre`."""
+    cx, cy = centre
+    h = width if height is None else height
+    return (cx - width / 2, cy - h / 2, cx + width / 2, cy + h / 2)
 
 
 def mineral_badge(
@@ -388,27 +446,56 @@ def statue(
     clan: str,
     buried: bool,
     shift: tuple[float, float] = (0, 0),
+    messages: Translator = ENGLISH,
 ) -> None:
     """A statue with its clan letter; a buried one sits in a black circle."""
     left, top, right, bottom = box
     cx, cy = (left + right) / 2 + shift[0], (top + bottom) / 2 + shift[1]
+    mark = clan_letter(messages, clan)
     if buried:
         d.ellipse([left + 4, top + 4, right - 4, bottom - 4], fill=theme.INK_DARK)
-        paste(img, statue_icon(clan, 40), (cx, cy))
+        paste(img, statue_icon(clan, 40, mark), (cx, cy))
     else:
-        paste(img, statue_icon(clan, 46), (cx, cy))
+        paste(img, statue_icon(clan, 46, mark), (cx, cy))
 
 
-def gate(d: ImageDraw.ImageDraw, box: Box, colour: RGB, letter: str, covered: bool) -> None:
+def gate(
+    d: ImageDraw.ImageDraw,
+    box: Box,
+    colour: RGB,
+    letter: str,
+    covered: bool,
+    messages: Translator = ENGLISH,
+) -> None:
     """A player's gate: their letter in a frame (smaller when a statue stands on it)."""
     left, top, right, bottom = box
     ink = contrast(colour)
     d.rectangle([left + 5, top + 5, right - 5, bottom - 5], outline=ink, width=3)
     if covered:
-        text_center(d, (left + 15, top + 15), letter, 18, ink)
+        text_center(
+            d, (left + 15, top + 15), letter, 18, ink, box=around((left + 15, top + 15), 20)
+        )
         return
-    text_center(d, ((left + right) / 2, (top + bottom) / 2 - 5), letter, 30, ink)
-    text_center(d, ((left + right) / 2, bottom - 12), "gate", 11, ink, "regular")
+    cx = (left + right) / 2
+    text_center(
+        d,
+        (cx, (top + bottom) / 2 - 5),
+        letter,
+        30,
+        ink,
+        box=(left + 8, top + 8, right - 8, bottom - 18),
+    )
+    # TRANSLATORS: under a player's letter on their gate tile (a cell is 56 px)
+    word = messages.pgettext("board", "gate")
+    text_center(
+        d,
+        (cx, bottom - 12),
+        word,
+        11,
+        ink,
+        "regular",
+        box=(left + 8, bottom - 18, right - 8, bottom - 6),
+    )
 
 
 def altar(d: ImageDraw.ImageDraw, box: Box, fill: RGB, low: int, high: int) -> None:
@@ -420,7 +507,14 @@ def altar(d: ImageDraw.ImageDraw, box: Box, fill: RGB, low: int, high: int) -> N
         outline=theme.INK_DARK,
         width=3,
     )
-    text_center(d, ((left + right) / 2, bottom - 14), f"{low}/{high}", 15, theme.INK_DARK)
+    text_center(
+        d,
+        ((left + right) / 2, bottom - 14),
+        f"{low}/{high}",
+        15,
+        theme.INK_DARK,
+        box=(left + 8, bottom - 24, right - 8, bottom - 6),
+    )
 
 
 def outline(d: ImageDraw.ImageDraw, box: Box, colour: RGB, width: int = 4) -> None:
@@ -433,15 +527,17 @@ def outline(d: ImageDraw.ImageDraw, box: Box, colour: RGB, width: int = 4) -> No
 def header_chip(
     d: ImageDraw.ImageDraw,
     box: Box,
-    colour_name: str,
+    seat_colour: str,
     score: int,
-    label: str,
+    label: str | None,
     active: bool,
+    messages: Translator = ENGLISH,
 ) -> None:
-    """One player in the header: their letter, honor on the track and name (or colour
-    word); the player to act has a white frame and an arrow."""
+    """One player in the header: their letter, honor on the track and name (or, with
+    `label` None, their colour's word); the player to act has a white frame and an
+    arrow."""
     x0, y0, x1, y1 = box
-    colour = theme.PLAYER[colour_name]
+    colour = theme.PLAYER[seat_colour]
     d.rounded_rectangle(
         [x0, y0, x1, y1],
         radius=8,
@@ -451,20 +547,30 @@ def header_chip(
     )
     ink = contrast(colour)
     mid = (y0 + y1) / 2
-    text_center(d, (x0 + 22, mid), theme.PLAYER_LETTER[colour_name], 32, ink)
+    letter = player_letter(messages, seat_colour)
+    text_center(d, (x0 + 22, mid), letter, 32, ink, box=(x0 + 5, y0 + 5, x0 + 40, y1 - 5))
     tx = x0 + 44
-    draw_text(d, (tx, y0 + 20), str(score), 24, ink, "bold", "lm")
+    tip = x1 - 9
+    draw_text(
+        d, (tx, y0 + 20), str(score), 24, ink, "bold", "lm", box=(tx, y0 + 3, tip - 16, mid + 3)
+    )
     if active:
-        tip = x1 - 9
         d.polygon([(tip, y0 + 20), (tip - 13, y0 + 10), (tip - 13, y0 + 30)], fill=ink)
-    draw_text(d, (tx, y1 - 18), fit_text(label, 20, "bold", x1 - 8 - tx), 20, ink, "bold", "lm")
+    word = label or colour_name(messages, seat_colour)
+    draw_text(
+        d, (tx, y1 - 18), word, 20, ink, "bold", "lm", box=(tx, mid + 3, x1 - 8, y1 - 3), floor=14
+    )
 
 
 # --- the board's layers ----------------------------------------------------------------
 
 
 def _draw_header(
-    d: ImageDraw.ImageDraw, view: dict[str, Any], width: int, names: Mapping[int, str]
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    width: int,
+    names: Mapping[int, str],
+    messages: Translator,
 ) -> None:
     d.rectangle([0, 0, width, HEADER - 6], fill=theme.PANEL)
     to_act = set(view.get("to_act", []))
@@ -476,24 +582,31 @@ def _draw_header(
         x = gap + i * (chip + gap)
         account = p["account"]
         score = scores[account] if account < len(scores) else 0
-        label = names.get(p["seat"]) or p["colour"]
         header_chip(
-            d, (x, 8, x + chip, HEADER - 14), p["colour"], score, label, p["seat"] in to_act
+            d,
+            (x, 8, x + chip, HEADER - 14),
+            p["colour"],
+            score,
+            names.get(p["seat"]),
+            p["seat"] in to_act,
+            messages,
         )
 
 
-def _owner(view: dict[str, Any], owner: int | None) -> tuple[RGB, str]:
+def _owner(view: dict[str, Any], owner: int | None, messages: Translator) -> tuple[RGB, str]:
     if owner is None:
         return theme.NOBODY, "?"
     colour = view["players"][owner]["colour"]
-    return theme.PLAYER[colour], theme.PLAYER_LETTER[colour]
+    return theme.PLAYER[colour], player_letter(messages, colour)
 
 
-def _draw_pieces(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _draw_pieces(
+    img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], messages: Translator
+) -> None:
     statues = set(view["board"]["statues"])
     for piece in view["board"]["pieces"]:
-        colour, letter = _owner(view, piece["owner"])
-        draw_piece(img, d, BOARD, piece, colour, letter, statues)
+        colour, letter = _owner(view, piece["owner"], messages)
+        draw_piece(img, d, BOARD, piece, colour, letter, statues, messages)
 
 
 def draw_piece(
@@ -504,6 +617,7 @@ def draw_piece(
     colour: RGB,
     letter: str,
     statues: set[str],
+    messages: Translator = ENGLISH,
 ) -> None:
     """A gate, tunnel or great hall (`piece` as in a view) in its owner's colour."""
     kind = piece["kind"]
@@ -515,10 +629,10 @@ def draw_piece(
             tunnel_cell(d, grid.box(cell), colour)
     piece_edges(d, grid, cells)
     if kind == "gate":
-        gate(d, grid.box(cells[0]), colour, letter, cells[0] in statues)
+        gate(d, grid.box(cells[0]), colour, letter, cells[0] in statues, messages)
         return
     if kind == "hall":
-        _hall_marks(d, grid, piece, colour, letter, statues)
+        _hall_marks(d, grid, piece, colour, letter, statues, messages)
         return
     anchor = piece.get("anchor")
     free = [c for c in cells if c != anchor and c not in statues]
@@ -537,19 +651,20 @@ def draw_piece(
     if anchor:
         left, top, right, bottom = grid.box(anchor)
         ped = piece.get("pedestal")
+        mark = clan_letter(messages, ped) if ped else None
         if anchor in statues:  # the statue stands in the middle: the mark in a corner
             if ped:
-                pedestal(d, (right - 14, bottom - 14), ped, 26)
+                pedestal(d, (right - 14, bottom - 14), ped, 26, mark)
             else:
                 anchor_dot(d, (right - 10, bottom - 10), contrast(colour), 14)
         elif not free and anchor == cells[0]:  # the labels took the top of the cell
             low = ((left + right) / 2, bottom - 17)
             if ped:
-                pedestal(d, low, ped, 30)
+                pedestal(d, low, ped, 30, mark)
             else:
                 anchor_dot(d, low, contrast(colour), 18)
         elif ped:
-            pedestal(d, grid.centre(anchor), ped)
+            pedestal(d, grid.centre(anchor), ped, mark=mark)
         else:
             anchor_dot(d, grid.centre(anchor), contrast(colour))
 
@@ -561,6 +676,7 @@ def _hall_marks(
     colour: RGB,
     letter: str,
     statues: set[str],
+    messages: Translator,
 ) -> None:
     info = next(h for h in load_content().halls if h.id == piece["name"])
     fill = hall_fill(colour)
@@ -571,8 +687,26 @@ def _hall_marks(
     free = [c for c in cells if c != altar_cell and c not in statues] or cells
     left, top, right, bottom = grid.box(free[0])
     ink = contrast(fill)
-    text_center(d, ((left + right) / 2, top + 19), letter, 24, ink, stroke=fill)
-    text_center(d, ((left + right) / 2, bottom - 16), _initials(info.name), 20, ink, stroke=fill)
+    cx = (left + right) / 2
+    text_center(
+        d,
+        (cx, top + 19),
+        letter,
+        24,
+        ink,
+        stroke=fill,
+        box=(left + 3, top + 3, right - 3, top + 33),
+    )
+    short = hall_short(messages, info.id)
+    text_center(
+        d,
+        (cx, bottom - 16),
+        short,
+        20,
+        ink,
+        stroke=fill,
+        box=(left + 3, bottom - 29, right - 3, bottom - 3),
+    )
 
 
 @cache
@@ -584,51 +718,35 @@ def _hatch(fill: RGB, line: RGB) -> Image.Image:
     return tile
 
 
-def _initials(name: str) -> str:
-    words = [w for w in name.replace("'", "").split() if w]
-    return "".join(w[0] for w in words).upper()[:3]
-
-
-def _draw_workshops(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _draw_workshops(d: ImageDraw.ImageDraw, view: dict[str, Any], messages: Translator) -> None:
     for site, name in view["board"]["workshops"].items():
-        workshop(d, BOARD.box(site), name)
+        workshop(d, BOARD.box(site), name, messages)
+
+
+ENTRY_GAP = "   "  # between two workshops of the footer: one is never split over two lines
 
 
 def _draw_workshop_legend(
-    d: ImageDraw.ImageDraw, view: dict[str, Any], width: int, height: int
+    d: ImageDraw.ImageDraw, view: dict[str, Any], width: int, height: int, messages: Translator
 ) -> None:
     """Full names of the established workshops under the board (cells show short ones)."""
-    content = load_content()
-    entries = [
-        f"{site} {content.workshop(w).name}"
-        for site, w in sorted(
-            view["board"]["workshops"].items(), key=lambda kv: parse_cell(kv[0])[::-1]
-        )
-    ]
     top = height - FOOTER
     d.rectangle([0, top, width, height], fill=theme.PANEL)
-    if not entries:
-        text_center(
-            d,
-            (width / 2, top + FOOTER / 2),
-            "No workshops established yet",
-            18,
-            theme.INK_DIM,
-            "regular",
-        )
+    box = (12, top + 4, width - 12, height - 4)
+    workshops = sorted(view["board"]["workshops"].items(), key=lambda kv: parse_cell(kv[0])[::-1])
+    if not workshops:
+        empty = messages.pgettext("board", "No workshops established yet")
+        draw_block(d, box, empty, 18, theme.INK_DIM, "regular", align="centre", floor=13)
         return
-    lines: list[str] = [""]
-    for entry in entries:
-        candidate = f"{lines[-1]}   {entry}" if lines[-1] else f"Workshops: {entry}"
-        if d.textlength(candidate, font=font(18)) > width - 24 and lines[-1]:
-            lines.append(entry)
-        else:
-            lines[-1] = candidate
-    for i, line in enumerate(lines[:2]):
-        draw_text(d, (12, top + 18 + 26 * i), line, 18, theme.INK, "bold", "lm")
+    entries = [f"{site} {workshop_name(messages, w)}" for site, w in workshops]
+    # TRANSLATORS: the footer under the board: the sites and full names of the workshops
+    text = messages.pgettext("board", "Workshops: {list}", list=ENTRY_GAP.join(entries))
+    draw_block(d, box, text, 18, theme.INK, "bold", floor=13, joiner=ENTRY_GAP)
 
 
-def _draw_statues(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _draw_statues(
+    img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], messages: Translator
+) -> None:
     pieces = view["board"]["pieces"]
     covered = {c for p in pieces for c in p["cells"]}
     # a statue on an anchor or an altar leaves room for that mark
@@ -636,7 +754,7 @@ def _draw_statues(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]
     altars = {p["altar"] for p in pieces if p.get("altar")}
     for cell, clan in view["board"]["statues"].items():
         shift = (-6.0, -4.0) if cell in marked else (0.0, -8.0) if cell in altars else (0.0, 0.0)
-        statue(img, d, BOARD.box(cell), clan, cell not in covered, shift)
+        statue(img, d, BOARD.box(cell), clan, cell not in covered, shift, messages)
 
 
 def _draw_preview(img: Image.Image, d: ImageDraw.ImageDraw, preview: Preview) -> None:

@@ -1,5 +1,11 @@
-"""Drawing helpers shared by every image: the bundled fonts, centred text, resource
-and statue icons (drawn once per size and cached), and PNG encoding.
+"""Drawing helpers shared by every image: the bundled fonts, text fitted to its box,
+resource and statue icons (drawn once per size and cached), and PNG encoding.
+
+Text that has a box (every word of the catalogue has one) stays inside it whatever
+the language: a line is drawn smaller, down to a floor that still reads (MIN_SIZE),
+then cut with an ellipsis (only a long player name comes to that); a paragraph is
+wrapped, then drawn smaller. `recording()` keeps every text drawn with its measured
+glyph box and its box, so the tests check each image in every language.
 
 Cached images are shared: callers paste them and never draw on them.
 """
@@ -7,6 +13,10 @@ Cached images are shared: callers paste them and never draw on them.
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -14,6 +24,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from render import theme
 from render.theme import RGB
+from render.words import ENGLISH, clan_letter
 
 FONT_DIR = Path(__file__).parent / "fonts"
 _FONT_FILES = {
@@ -28,6 +39,41 @@ def font(size: int, style: str = "bold") -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / _FONT_FILES[style]), size)
 
 
+MIN_SIZE = 11  # px: no text is fitted smaller (the board's "gate" label has always been 11)
+LEADING = 1.27  # the distance between two lines of a wrapped text, in font sizes
+ELLIPSIS = "…"
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """One piece of text as it was drawn (kept while `recording()`): what the caller
+    gave, the line actually drawn (maybe smaller, cut or one line of several), its size,
+    where its glyphs' bounding box lies on the image and the box it had to stay in
+    (None for a mark placed by hand: a coordinate, a letter in a cell)."""
+
+    text: str
+    shown: str
+    size: int
+    ink: Box
+    box: Box | None
+
+
+_drawn: ContextVar[list[Drawn] | None] = ContextVar("render_drawn", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[list[Drawn]]:
+    """Every text drawn in the block, in order (the tests check that each lies inside
+    its box and that every word came from the catalogue)."""
+    drawn: list[Drawn] = []
+    token = _drawn.set(drawn)
+    try:
+        yield drawn
+    finally:
+        _drawn.reset(token)
+
+
 def text_center(
     d: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -36,20 +82,13 @@ def text_center(
     fill: RGB,
     style: str = "bold",
     stroke: RGB | None = None,
-) -> None:
-    """Draw `text` centred on `xy` (optionally with a thin outline for contrast)."""
-    if stroke is not None:
-        d.text(
-            xy,
-            text,
-            font=font(size, style),
-            fill=fill,
-            anchor="mm",
-            stroke_width=1,
-            stroke_fill=stroke,
-        )
-        return
-    draw_text(d, xy, text, size, fill, style, "mm")
+    *,
+    box: Box | None = None,
+    floor: int | None = None,
+) -> Box:
+    """Draw `text` centred on `xy` (optionally with a thin outline for contrast); kept
+    inside `box` if one is given (see `draw_text`)."""
+    return draw_text(d, xy, text, size, fill, style, "mm", box=box, floor=floor, stroke=stroke)
 
 
 def text_left(
@@ -59,8 +98,11 @@ def text_left(
     size: int,
     fill: RGB,
     style: str = "bold",
-) -> None:
-    draw_text(d, xy, text, size, fill, style, "lm")
+    *,
+    box: Box | None = None,
+    floor: int | None = None,
+) -> Box:
+    return draw_text(d, xy, text, size, fill, style, "lm", box=box, floor=floor)
 
 
 def draw_text(
@@ -71,12 +113,59 @@ def draw_text(
     fill: RGB,
     style: str = "bold",
     anchor: str = "la",
-) -> None:
+    *,
+    box: Box | None = None,
+    floor: int | None = None,
+    stroke: RGB | None = None,
+) -> Box:
+    """One line of text at `xy` by its anchor; where its glyphs lie. With a `box`, the
+    text stays inside it: when it does not fit at `size`, it is drawn smaller, down to
+    `floor` (by default two thirds of `size`, never under MIN_SIZE), and cut with an
+    ellipsis at the floor if it still does not fit (a long name)."""
+    shown = text
+    if box is not None:
+        room = (box[0] - xy[0], box[1] - xy[1], box[2] - xy[0], box[3] - xy[1])
+        shown, size, (dx, dy) = fit_line(text, size, style, anchor, room, floor)
+        xy = (xy[0] + dx, xy[1] + dy)
+    return _put(d, xy, text, shown, size, fill, style, anchor, stroke, box)
+
+
+def _put(
+    d: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    shown: str,
+    size: int,
+    fill: RGB,
+    style: str,
+    anchor: str,
+    stroke: RGB | None,
+    box: Box | None,
+) -> Box:
     """Text through a cache of rendered glyph masks: rendering text is most of the
     time an image takes, and the same labels come back in every image."""
-    mask, left, top = _text_mask(text, size, style, anchor)
-    if mask.width and mask.height:
-        d.bitmap((round(xy[0] + left), round(xy[1] + top)), mask, fill=fill)
+    if stroke is not None:
+        d.text(
+            xy,
+            shown,
+            font=font(size, style),
+            fill=fill,
+            anchor=anchor,
+            stroke_width=1,
+            stroke_fill=stroke,
+        )
+        left, top, right, bottom = font(size, style).getbbox(shown, anchor=anchor, stroke_width=1)
+        ink = (xy[0] + left, xy[1] + top, xy[0] + right, xy[1] + bottom)
+    else:
+        mask, left, top = _text_mask(shown, size, style, anchor)
+        x, y = round(xy[0] + left), round(xy[1] + top)
+        if mask.width and mask.height:
+            d.bitmap((x, y), mask, fill=fill)
+        ink = (x, y, x + mask.width, y + mask.height)
+    drawn = _drawn.get()
+    if drawn is not None:
+        drawn.append(Drawn(text, shown, size, ink, box))
+    return ink
 
 
 @lru_cache(maxsize=8192)
@@ -88,29 +177,155 @@ def _text_mask(text: str, size: int, style: str, anchor: str) -> tuple[Image.Ima
     return mask, left, top
 
 
+def default_floor(size: int) -> int:
+    return min(size, max(MIN_SIZE, size * 2 // 3))
+
+
+@lru_cache(maxsize=8192)
+def fit_line(
+    text: str, size: int, style: str, anchor: str, room: Box, floor: int | None = None
+) -> tuple[str, int, tuple[float, float]]:
+    """The text, the largest size from `size` down to `floor` at which its glyphs fit
+    in `room` (a box relative to the anchor point), and how far to move it so they lie
+    inside (a letter may reach past the anchor: the hook of "Ƥ"); at the floor, the
+    text cut with an ellipsis until it fits."""
+    floor = default_floor(size) if floor is None else min(floor, size)
+    for s in range(size, floor - 1, -1):
+        shift = _shift(font(s, style).getbbox(text, anchor=anchor), room)
+        if shift is not None:
+            return text, s, shift
+    f = font(floor, style)
+    for end in range(len(text) - 1, 0, -1):
+        cut = text[:end].rstrip() + ELLIPSIS
+        shift = _shift(f.getbbox(cut, anchor=anchor), room)
+        if shift is not None:
+            return cut, floor, shift
+    return ELLIPSIS, floor, (0, 0)
+
+
+def _shift(ink: tuple[float, float, float, float], room: Box) -> tuple[float, float] | None:
+    """The smallest move that puts `ink` inside `room`, or None if it is too big."""
+    if ink[2] - ink[0] > room[2] - room[0] or ink[3] - ink[1] > room[3] - room[1]:
+        return None
+    dx = max(0.0, room[0] - ink[0]) - max(0.0, ink[2] - room[2])
+    dy = max(0.0, room[1] - ink[1]) - max(0.0, ink[3] - room[3])
+    return dx, dy
+
+
 def fit_text(text: str, size: int, style: str, width: float) -> str:
     """`text`, cut with an ellipsis if it is wider than `width` pixels."""
     f = font(size, style)
     if f.getlength(text) <= width:
         return text
     for end in range(len(text) - 1, 0, -1):
-        cut = text[:end].rstrip() + "…"
+        cut = text[:end].rstrip() + ELLIPSIS
         if f.getlength(cut) <= width:
             return cut
-    return "…"
+    return ELLIPSIS
 
 
-def wrap_text(text: str, size: int, style: str, width: float) -> list[str]:
-    """`text` broken into lines no wider than `width` pixels (a word longer than a line
-    stands alone on its line)."""
-    f = font(size, style)
+@dataclass(frozen=True)
+class Block:
+    """A text wrapped into lines at one size: `line` pixels from one line's middle to
+    the next, `height` the lines take in all."""
+
+    lines: tuple[str, ...]
+    size: int
+    line: float
+
+    @property
+    def height(self) -> float:
+        return len(self.lines) * self.line
+
+
+@lru_cache(maxsize=4096)
+def text_block(
+    text: str,
+    size: int,
+    style: str,
+    width: float,
+    height: float | None = None,
+    floor: int | None = None,
+    joiner: str = " ",
+) -> Block:
+    """`text` wrapped to `width` at the largest size from `size` down to `floor` whose
+    lines fit in `height` (any height when None). The text breaks at `joiner` (a
+    longer one keeps pieces such as "S3 Stonemill" whole). At the floor, a word wider
+    than the box is cut with an ellipsis, and lines past the height are left out, the
+    last one kept ending in an ellipsis."""
+    floor = default_floor(size) if floor is None else min(floor, size)
+    pieces = text.split(joiner)
+    block = Block((), size, size * LEADING)
+    for s in range(size, floor - 1, -1):
+        lines, whole = _wrap(pieces, joiner, s, style, width)
+        block = Block(tuple(lines), s, round(s * LEADING))
+        if whole and (height is None or block.height <= height):
+            return block
+    keep = max(1, int((height or 0) // block.line))
+    lines = list(block.lines[:keep])
+    if len(block.lines) > keep:
+        lines[-1] = fit_text(lines[-1] + ELLIPSIS, block.size, style, width)
+    return Block(tuple(lines), block.size, block.line)
+
+
+def _wrap(
+    pieces: list[str], joiner: str, size: int, style: str, width: float
+) -> tuple[list[str], bool]:
+    """The lines, and whether every piece fitted whole (a wider one is cut)."""
     lines: list[str] = []
-    for word in text.split():
-        if lines and f.getlength(f"{lines[-1]} {word}") <= width:
-            lines[-1] = f"{lines[-1]} {word}"
+    whole = True
+    for piece in pieces:
+        if lines and _ink_width(lines[-1] + joiner + piece, size, style) <= width:
+            lines[-1] += joiner + piece
+        elif _ink_width(piece, size, style) <= width:
+            lines.append(piece)
         else:
-            lines.append(word)
-    return lines
+            lines.append(fit_text(piece, size, style, width))
+            whole = False
+    return lines, whole
+
+
+def _ink_width(text: str, size: int, style: str) -> float:
+    """How wide the glyphs of a line are (a letter may reach past its advance)."""
+    left, right = _extent(text, size, style)
+    return right - min(left, 0)
+
+
+@lru_cache(maxsize=8192)
+def _extent(text: str, size: int, style: str) -> tuple[float, float]:
+    """Where a line's glyphs begin and end, from its left-middle anchor."""
+    left, _, right, _ = font(size, style).getbbox(text, anchor="lm")
+    return left, right
+
+
+def draw_block(
+    d: ImageDraw.ImageDraw,
+    box: Box,
+    text: str,
+    size: int,
+    fill: RGB,
+    style: str = "regular",
+    *,
+    align: str = "left",
+    middle: bool = True,
+    floor: int | None = None,
+    joiner: str = " ",
+) -> Block:
+    """`text` wrapped into `box` (see `text_block`), each line aligned left, centre or
+    right, the lines centred in the box's height (or from its top); the block drawn."""
+    left, top, right, bottom = box
+    block = text_block(text, size, style, right - left, bottom - top, floor, joiner)
+    y = top + ((bottom - top - block.height) / 2 if middle else 0) + block.line / 2
+    for k, line in enumerate(block.lines):
+        # placed by its glyphs, so that a letter reaching past its advance stays inside
+        ink_left, ink_right = _extent(line, block.size, style)
+        x = {
+            "left": left - min(ink_left, 0),
+            "centre": (left + right - ink_left - ink_right) / 2,
+            "right": right - ink_right,
+        }[align]
+        _put(d, (x, y + k * block.line), text, line, block.size, fill, style, "lm", None, box)
+    return block
 
 
 def contrast(rgb: RGB) -> RGB:
@@ -129,11 +344,16 @@ def mix(a: RGB, b: RGB, t: float) -> RGB:
 
 @cache
 def resource_icon(
-    name: str, size: int, hollow: bool = False, clan: str | None = None
+    name: str,
+    size: int,
+    hollow: bool = False,
+    clan: str | None = None,
+    clan_mark: str | None = None,
 ) -> Image.Image:
     """A resource as a small picture: each has its own shape and letter, so it reads
     without colour. `hollow` is an empty symbol (room for the resource); `clan` marks a
-    clan cart (its clan letter), a wild cart shows a star."""
+    clan cart (its colour and `clan_mark`, the clan's letter in the image's language,
+    English by default), a wild cart shows a star."""
     scale = 4  # draw large, then shrink: smooth edges
     s = size * scale
     img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
@@ -187,7 +407,7 @@ def resource_icon(
         )
     letter = theme.RESOURCE_LETTER[name]
     if name == "cart":
-        letter = theme.CLAN_LETTER[clan] if clan else "*"
+        letter = (clan_mark or clan_letter(ENGLISH, clan)) if clan else "*"
         if clan:
             d.rectangle(
                 [s * 0.12, s * 0.22, s * 0.88, s * 0.62],
@@ -208,9 +428,9 @@ def resource_icon(
 
 
 @cache
-def statue_icon(clan: str, size: int) -> Image.Image:
+def statue_icon(clan: str, size: int, mark: str | None = None) -> Image.Image:
     """A statue: a figure in its clan colour, a small head on a broad body that carries
-    the clan letter large enough to read on a phone."""
+    the clan letter (`mark`, English by default) large enough to read on a phone."""
     scale = 4
     s = size * scale
     img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
@@ -224,7 +444,7 @@ def statue_icon(clan: str, size: int) -> Image.Image:
     )
     d.text(
         (s / 2, s * 0.64),
-        theme.CLAN_LETTER[clan],
+        mark or clan_letter(ENGLISH, clan),
         font=font(int(s * 0.56)),
         fill=(*contrast(theme.CLAN[clan]), 255),
         anchor="mm",
@@ -233,10 +453,14 @@ def statue_icon(clan: str, size: int) -> Image.Image:
 
 
 def pedestal(
-    d: ImageDraw.ImageDraw, centre: tuple[float, float], clan: str, size: int = 40
+    d: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    clan: str,
+    size: int = 40,
+    mark: str | None = None,
 ) -> None:
     """A pedestal of a clan: a plinth (cap, column, base) in the clan's colour with its
-    letter, shaped unlike the square mineral badge."""
+    letter (`mark`, English by default), shaped unlike the square mineral badge."""
     cx, cy = centre
     h = size / 2
     colour = theme.CLAN[clan]
@@ -258,7 +482,14 @@ def pedestal(
     d.rectangle(
         [cx - h, cy + h - slab, cx + h, cy + h], fill=colour, outline=theme.INK_DARK, width=line
     )
-    text_center(d, (cx, cy), theme.CLAN_LETTER[clan], round(size * 0.55), contrast(colour))
+    text_center(
+        d,
+        (cx, cy),
+        mark or clan_letter(ENGLISH, clan),
+        round(size * 0.55),
+        contrast(colour),
+        box=(cx - h + inset, cy - h + slab, cx + h - inset, cy + h - slab),
+    )
 
 
 def paste(base: Image.Image, icon: Image.Image, xy: tuple[float, float]) -> None:

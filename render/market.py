@@ -4,7 +4,7 @@ tunnel tiles and great halls left."""
 
 from __future__ import annotations
 
-import textwrap
+import math
 from collections import Counter
 from typing import Any
 
@@ -12,15 +12,29 @@ from PIL import Image, ImageDraw
 
 from render import theme
 from render.draw import (
+    MIN_SIZE,
     contrast,
+    draw_block,
     draw_text,
     font,
     paste,
     pedestal,
     png_bytes,
     resource_icon,
+    text_block,
     text_center,
     text_left,
+)
+from render.pyramid import card_header
+from render.words import (
+    ENGLISH,
+    Translator,
+    clan_letter,
+    clan_name,
+    hall_name,
+    spell_name,
+    spell_text,
+    workshop_name,
 )
 from rules.content import load_content
 
@@ -28,81 +42,90 @@ WIDTH = 900
 PAD = 16
 HORDE_W, HORDE_H, GAP = 162, 104, 10
 SPELL_W, SPELL_H = 278, 168
+SPELL_TEXT_TOP = 54  # where a spell's text starts on its card
+SPELL_TEXT = 13  # its size: a longer text makes the three cards taller
+HALL_W = 128
 
 
-def market_png(view: dict[str, Any]) -> bytes:
-    return png_bytes(market_image(view))
+def market_png(view: dict[str, Any], *, messages: Translator = ENGLISH) -> bytes:
+    """PNG bytes of the market, its words in the language of `messages`."""
+    return png_bytes(market_image(view, messages=messages))
 
 
-def market_image(view: dict[str, Any]) -> Image.Image:
+def market_image(view: dict[str, Any], *, messages: Translator = ENGLISH) -> Image.Image:
+    m = messages
     content = load_content()
-    height = 1180
+    height = 1400
     img = Image.new("RGB", (WIDTH, height), theme.BACKGROUND)
     d = ImageDraw.Draw(img)
     y = PAD
-    text_left(d, (PAD, y + 14), "The horde", 24, theme.INK)
     decks = view["decks"]
-    draw_text(
-        d,
-        (WIDTH - PAD, y + 14),
-        f"decks: L1 {decks[0]} · L2 {decks[1]} · L3 {decks[2]}",
-        16,
-        theme.INK_DIM,
-        "regular",
-        "rm",
+    # TRANSLATORS: the troll decks left, by level ("L1" a level-1 troll, as on the cards)
+    deck_text = m.pgettext(
+        "market",
+        "decks: L1 {one} · L2 {two} · L3 {three}",
+        one=decks[0],
+        two=decks[1],
+        three=decks[2],
     )
+    _heading(d, y, m.pgettext("market", "The horde"), deck_text)
     y += 36
     for level in (3, 2, 1):
         row = view["horde"][level - 1]
         offset = (WIDTH - (len(row) * HORDE_W + (len(row) - 1) * GAP)) / 2
         for j, slot in enumerate(row):
-            _horde_card(img, d, offset + j * (HORDE_W + GAP), y, f"{level}.{j + 1}", level, slot)
+            x = offset + j * (HORDE_W + GAP)
+            _horde_card(img, d, x, y, f"{level}.{j + 1}", level, slot, m)
         y += HORDE_H + GAP
     bag = view["bag"]
-    bag_text = (
-        ", ".join(f"{n} {clan}" for clan, n in bag.items()) if isinstance(bag, dict) else str(bag)
+    if isinstance(bag, dict):
+        bag_text = ", ".join(f"{clan_name(m, clan)} ×{n}" for clan, n in bag.items())
+    else:
+        bag_text = str(bag)
+    bag_line = (
+        m.pgettext("market", "Pedestal bag: {pedestals}", pedestals=bag_text)
+        if bag_text
+        else m.pgettext("market", "Pedestal bag: empty")
     )
-    text_left(d, (PAD, y + 10), f"Pedestal bag: {bag_text or 'empty'}", 16, theme.INK_DIM)
-    crowns = view["coronation_left"]
-    d.text(
-        (WIDTH - PAD, y + 10),
-        "Coronation tokens left: " + (", ".join(map(str, crowns)) or "none"),
-        font=font(16),
-        fill=theme.INK,
-        anchor="rm",
+    crowns = ", ".join(map(str, view["coronation_left"]))
+    crown_line = (
+        m.pgettext("market", "Coronation tokens left: {tokens}", tokens=crowns)
+        if crowns
+        else m.pgettext("market", "Coronation tokens left: none")
     )
+    _two_sides(d, y + 10, (bag_line, 16, theme.INK_DIM), (crown_line, 16, theme.INK))
     y += 34
-    text_left(d, (PAD, y + 14), "Spellbook", 24, theme.INK)
-    draw_text(
-        d,
-        (WIDTH - PAD, y + 14),
-        f"{view['spell_deck']} spells in the deck",
-        16,
-        theme.INK_DIM,
-        "regular",
-        "rm",
+    in_deck = view["spell_deck"]
+    deck_line = m.ngettext(
+        "{count} spell in the deck", "{count} spells in the deck", in_deck, count=in_deck
     )
+    _heading(d, y, m.pgettext("market", "Spellbook"), deck_line)
     y += 34
-    for i, slot in enumerate(view["spellbook"]):
-        _spell_card(d, PAD + i * (SPELL_W + 11), y, slot)
-    y += SPELL_H + 18
-    text_left(d, (PAD, y + 14), "Workshops in the supply", 24, theme.INK)
+    spells = view["spellbook"]
+    card_h = max([SPELL_H, *(math.ceil(_spell_height(slot, m)) for slot in spells)])
+    for i, slot in enumerate(spells):
+        _spell_card(d, PAD + i * (SPELL_W + 11), y, slot, card_h, m)
+    y += card_h + 18
+    _heading(d, y, m.pgettext("market", "Workshops in the supply"))
     y += 36
     supply = Counter(view["workshop_supply"])
     x = PAD
     for workshop, n in sorted(supply.items()):
-        name = content.workshop(workshop).name + (f" ×{n}" if n > 1 else "")
-        w = round(d.textlength(name, font=font(16))) + 20
+        name = workshop_name(m, workshop) + (f" ×{n}" if n > 1 else "")
+        w = min(round(font(16).getlength(name)) + 20, WIDTH - 2 * PAD)
         if x + w > WIDTH - PAD:
             x = PAD
             y += 34
         d.rounded_rectangle([x, y, x + w, y + 28], radius=6, fill=theme.PANEL_LIGHT)
-        text_center(d, (x + w / 2, y + 14), name, 16, theme.INK)
+        text_center(
+            d, (x + w / 2, y + 14), name, 16, theme.INK, box=(x + 4, y + 2, x + w - 4, y + 26)
+        )
         x += w + 8
     if not supply:
-        text_left(d, (PAD, y + 14), "none left", 16, theme.INK_DIM)
+        none_left = m.pgettext("market", "none left")
+        text_left(d, (PAD, y + 14), none_left, 16, theme.INK_DIM, box=(PAD, y, WIDTH - PAD, y + 28))
     y += 46
-    text_left(d, (PAD, y + 14), "Tunnel tiles left", 24, theme.INK)
+    _heading(d, y, m.pgettext("market", "Tunnel tiles left"))
     y += 36
     x = PAD
     left = view["tunnels_left"]
@@ -120,20 +143,69 @@ def market_image(view: dict[str, Any]) -> Image.Image:
             x = PAD
             y += 84
     y += 90
-    text_left(d, (PAD, y + 14), "Great halls left", 24, theme.INK)
+    _heading(d, y, m.pgettext("market", "Great halls left"))
     y += 36
     x = PAD
+    bottom: float = y
     for hall in content.halls:
         available = hall.id in view["halls_left"]
         colour = (200, 200, 200) if available else theme.PANEL_LIGHT
         w = _shape(d, x, y, hall.rows, 14, colour, "A")
         ink = theme.INK if available else theme.INK_DIM
-        lines = textwrap.wrap(hall.name, 14)
-        for k, line in enumerate(lines):
-            text_left(d, (x, y + 58 + 16 * k), line, 13, ink)
-        text_left(d, (x, y + 60 + 16 * len(lines)), f"{hall.low} / {hall.high} with altar", 12, ink)
-        x += max(w, 128) + 20
-    return img.crop((0, 0, WIDTH, y + 118))
+        column = (x, y + 50, x + max(w, HALL_W) - 4)
+        bottom = max(
+            bottom, _hall_label(d, column, hall_name(m, hall.id), hall.low, hall.high, ink, m)
+        )
+        x += max(w, HALL_W) + 20
+    return img.crop((0, 0, WIDTH, max(y + 118, bottom + PAD)))
+
+
+def _heading(d: ImageDraw.ImageDraw, y: float, title: str, note: str = "") -> None:
+    """A section's title on the left, and a note about it on the right."""
+    _two_sides(d, y + 14, (title, 24, theme.INK), (note, 16, theme.INK_DIM), "regular")
+
+
+def _two_sides(
+    d: ImageDraw.ImageDraw,
+    y: float,
+    left: tuple[str, int, theme.RGB],
+    right: tuple[str, int, theme.RGB],
+    right_style: str = "bold",
+) -> None:
+    """Two texts on one line, one from each side: the right one keeps its width (up
+    to half the line), the left one fits in what is left."""
+    text, size, ink = right
+    row = (y - 16, y + 16)
+    split = WIDTH / 2
+    if text:
+        width = min(font(size, right_style).getlength(text), (WIDTH - 2 * PAD) / 2)
+        split = WIDTH - PAD - width
+        box = (split, row[0], WIDTH - PAD, row[1])
+        draw_text(d, (WIDTH - PAD, y), text, size, ink, right_style, "rm", box=box)
+    text, size, ink = left
+    text_left(d, (PAD, y), text, size, ink, box=(PAD, row[0], split - 16, row[1]))
+
+
+def _hall_label(
+    d: ImageDraw.ImageDraw,
+    column: tuple[float, float, float],
+    name: str,
+    low: int,
+    high: int,
+    ink: theme.RGB,
+    m: Translator,
+) -> float:
+    """A great hall's name and values under its shape; where the text ends."""
+    left, top, right = column
+    block = text_block(name, 13, "bold", right - left)
+    draw_block(d, (left, top, right, top + block.height), name, 13, ink, "bold", middle=False)
+    y = top + block.height
+    # TRANSLATORS: under a great hall left in the market: what it scores without and with
+    # a statue on its altar
+    values = m.pgettext("market", "{low} / {high} with altar", low=low, high=high)
+    values_box = (left, y, right, y + 18)
+    text_left(d, (left, y + 9), values, 12, ink, box=values_box, floor=MIN_SIZE)
+    return values_box[3]
 
 
 def _horde_card(
@@ -144,13 +216,17 @@ def _horde_card(
     name: str,
     level: int,
     slot: dict[str, Any],
+    m: Translator,
 ) -> None:
     card_id = slot["card"]
     if card_id is None:
         d.rounded_rectangle(
             [x, y, x + HORDE_W, y + HORDE_H], radius=8, outline=theme.PANEL_LIGHT, width=2
         )
-        text_center(d, (x + HORDE_W / 2, y + HORDE_H / 2), f"{name} empty", 16, theme.INK_DIM)
+        # TRANSLATORS: an empty place of the horde: "2.3 empty"
+        empty = m.pgettext("market", "{slot} empty", slot=name)
+        box = (x + 6, y + 6, x + HORDE_W - 6, y + HORDE_H - 6)
+        draw_block(d, box, empty, 16, theme.INK_DIM, "bold", align="centre", floor=MIN_SIZE)
         return
     card = load_content().trolls[card_id]
     clan = card.clan.value
@@ -160,46 +236,75 @@ def _horde_card(
     )
     d.rectangle([x + 2, y + 2, x + HORDE_W - 2, y + 26], fill=colour)
     ink = contrast(colour)
-    text_left(d, (x + 8, y + 14), f"{name} {theme.CLAN_NAME[clan]}", 16, ink)
-    draw_text(d, (x + HORDE_W - 8, y + 14), f"L{card.level}", 15, ink, "bold", "rm")
+    level_text = m.pgettext("troll level", "L{level}", level=card.level)
+    label = f"{name} {clan_name(m, clan)}"
+    card_header(d, (x + 8, y + 3, x + HORDE_W - 8, y + 25), label, level_text, (16, 15), ink)
     n = len(card.produce)
     step = (HORDE_W - 10) / n
     for i, (res, cart_clan) in enumerate(card.produce):
+        mark = clan_letter(m, cart_clan.value) if cart_clan else None
+        cart = cart_clan.value if cart_clan else None
         paste(
-            img,
-            resource_icon(res.value, 30, False, cart_clan.value if cart_clan else None),
-            (x + 5 + step * (i + 0.5), y + 48),
+            img, resource_icon(res.value, 30, False, cart, mark), (x + 5 + step * (i + 0.5), y + 48)
         )
-    bribes = slot["bribes"]
-    cost = {1: "free", 2: "2 bribes", 3: "5 bribes"}[level]
-    text_left(d, (x + 8, y + 86), cost, 12, theme.INK_DIM)
-    if bribes:
-        counts = Counter(bribes)
-        bx = x + 8 + d.textlength(cost, font=font(12)) + 16
-        for res, k in sorted(counts.items()):
-            paste(img, resource_icon(res, 20), (bx, y + 86))
-            draw_text(d, (bx + 12, y + 86), f"×{k}", 13, theme.INK, "bold", "lm")
-            bx += 42
+    counts = Counter(slot["bribes"])
+    cost = recruit_cost(m, level)
+    # the cost, then the bribes lying on the card, then the pedestal (or its marker)
+    marker = bool(slot.get("pedestal")) or level == 3
+    room = x + HORDE_W - (34 if marker else 6) - 42 * len(counts) - 16 - (x + 8)
+    cost_w = min(font(12).getlength(cost), room)
+    cost_box = (x + 8, y + 76, x + 8 + cost_w, y + 96)
+    text_left(d, (x + 8, y + 86), cost, 12, theme.INK_DIM, box=cost_box, floor=MIN_SIZE)
+    bx = x + 8 + cost_w + 16
+    for res, k in sorted(counts.items()):
+        paste(img, resource_icon(res, 20), (bx, y + 86))
+        draw_text(d, (bx + 12, y + 86), f"×{k}", 13, theme.INK, "bold", "lm")
+        bx += 42
     if slot.get("pedestal"):
-        pedestal(d, (x + HORDE_W - 19, y + 85), slot["pedestal"], 24)
+        ped = slot["pedestal"]
+        pedestal(d, (x + HORDE_W - 19, y + 85), ped, 24, clan_letter(m, ped))
     elif level == 3:
         d.rectangle([x + HORDE_W - 30, y + 74, x + HORDE_W - 8, y + 96], outline=theme.INK, width=2)
         text_center(d, (x + HORDE_W - 19, y + 85), "?", 14, theme.INK)
 
 
-def _spell_card(d: ImageDraw.ImageDraw, x: float, y: float, slot: dict[str, Any]) -> None:
-    spell = load_content().spell(slot["spell"])
+def recruit_cost(m: Translator, level: int) -> str:
+    """What recruiting a troll of the horde's row costs (the bribes on the trolls
+    beneath it)."""
+    if level == 1:
+        return m.pgettext("market", "free")
+    # TRANSLATORS: the bribes a level-2 troll of the horde costs
+    two = m.pgettext("market", "2 bribes")
+    # TRANSLATORS: the bribes a level-3 troll of the horde costs
+    return two if level == 2 else m.pgettext("market", "5 bribes")
+
+
+def _spell_height(slot: dict[str, Any], m: Translator) -> float:
+    """How tall a spell's card must be for its whole text (at least SPELL_H)."""
+    block = text_block(spell_text(m, slot["spell"]), SPELL_TEXT, "regular", SPELL_W - 20)
+    return SPELL_TEXT_TOP + block.height + 8
+
+
+def _spell_card(
+    d: ImageDraw.ImageDraw, x: float, y: float, slot: dict[str, Any], height: float, m: Translator
+) -> None:
     d.rounded_rectangle(
-        [x, y, x + SPELL_W, y + SPELL_H],
+        [x, y, x + SPELL_W, y + height],
         radius=10,
         fill=theme.PANEL,
         outline=(140, 90, 200),
         width=3,
     )
-    size = 18
-    while size > 11 and d.textlength(spell.name, font=font(size)) > SPELL_W - 90:
-        size -= 1
-    text_left(d, (x + 10, y + 18), spell.name, size, theme.INK)
+    name_box = (x + 10, y + 4, x + SPELL_W - 80, y + 32)
+    text_left(
+        d,
+        (x + 10, y + 18),
+        spell_name(m, slot["spell"]),
+        18,
+        theme.INK,
+        box=name_box,
+        floor=MIN_SIZE,
+    )
     runes = slot["runes"]
     for k in range(3):
         cx = x + SPELL_W - 20 - (2 - k) * 22
@@ -210,10 +315,19 @@ def _spell_card(d: ImageDraw.ImageDraw, x: float, y: float, slot: dict[str, Any]
             outline=theme.INK if filled else theme.INK_DIM,
             width=2,
         )
-    text_left(d, (x + 10, y + 40), f"runes {runes}/3", 12, theme.INK_DIM)
-    lines = textwrap.wrap(spell.text, 36)[:7]
-    for i, line in enumerate(lines):
-        draw_text(d, (x + 10, y + 54 + i * 15), line, 13, theme.INK, "regular")
+    # TRANSLATORS: how many runes lie on a spell of the spellbook (at 3 it disintegrates)
+    on_it = m.pgettext("market", "runes {count}/3", count=runes)
+    text_left(
+        d,
+        (x + 10, y + 40),
+        on_it,
+        12,
+        theme.INK_DIM,
+        box=(x + 10, y + 32, x + SPELL_W - 10, y + 48),
+    )
+    text_box = (x + 10, y + SPELL_TEXT_TOP - 6, x + SPELL_W - 10, y + height - 4)
+    text = spell_text(m, slot["spell"])
+    draw_block(d, text_box, text, SPELL_TEXT, theme.INK, middle=False)
 
 
 def _shape(

@@ -11,9 +11,10 @@ from PIL import Image, ImageDraw
 
 from render import theme
 from render.draw import (
+    MIN_SIZE,
     contrast,
+    draw_block,
     draw_text,
-    fit_text,
     font,
     paste,
     pedestal,
@@ -22,9 +23,18 @@ from render.draw import (
     text_center,
     text_left,
 )
+from render.theme import RGB
+from render.words import (
+    ENGLISH,
+    Translator,
+    clan_letter,
+    clan_name,
+    colour_name,
+    player_letter,
+)
 from rules.actions import PYRAMID_ROWS
 from rules.content import load_content
-from rules.resources import RESOURCES
+from rules.resources import RESOURCES, STATUE_CLANS
 
 CARD_W, CARD_H, GAP = 204, 118, 12
 PAD = 18
@@ -35,32 +45,52 @@ HEIGHT = TITLE + 4 * (CARD_H + GAP) + STORAGE_H + PAD
 
 
 def pyramid_png(
-    view: dict[str, Any], seat: int, *, names: Mapping[int, str] | None = None
+    view: dict[str, Any],
+    seat: int,
+    *,
+    names: Mapping[int, str] | None = None,
+    messages: Translator = ENGLISH,
 ) -> bytes:
     """PNG bytes of the pyramid of the player in `seat`; `names` (seat -> display
-    name) puts the player's name in the title."""
-    return png_bytes(pyramid_image(view, seat, names=names))
+    name) puts the player's name in the title; the words in the language of
+    `messages`."""
+    return png_bytes(pyramid_image(view, seat, names=names, messages=messages))
 
 
 def pyramid_image(
-    view: dict[str, Any], seat: int, *, names: Mapping[int, str] | None = None
+    view: dict[str, Any],
+    seat: int,
+    *,
+    names: Mapping[int, str] | None = None,
+    messages: Translator = ENGLISH,
 ) -> Image.Image:
+    m = messages
     player = view["players"][seat]
     account = view["accounts"][player["account"]]
     img = Image.new("RGB", (WIDTH, HEIGHT), theme.BACKGROUND)
     d = ImageDraw.Draw(img)
     colour = theme.PLAYER[player["colour"]]
-    d.rectangle([0, 0, WIDTH, TITLE - 8], fill=colour)
+    bar = TITLE - 8
+    d.rectangle([0, 0, WIDTH, bar], fill=colour)
     ink = contrast(colour)
-    text_center(d, (34, (TITLE - 8) / 2), theme.PLAYER_LETTER[player["colour"]], 30, ink)
+    letter = player_letter(m, player["colour"])
+    text_center(d, (34, bar / 2), letter, 30, ink, box=(8, 4, 60, bar - 4))
     pyramid = player["pyramid"]
-    colour_word = player["colour"].capitalize()
+    colour_word = colour_name(m, player["colour"])
     name = (names or {}).get(seat)
-    right = f"{colour_word} · {len(pyramid)}/10 trolls" if name else f"{len(pyramid)}/10 trolls"
-    draw_text(d, (WIDTH - PAD, (TITLE - 8) / 2), right, 22, ink, "bold", "rm")
-    room = WIDTH - PAD - 62 - 24 - d.textlength(right, font=font(22))
-    title = f"{name or colour_word}'s pyramid"
-    text_left(d, (62, (TITLE - 8) / 2), fit_text(title, 26, "bold", room), 26, ink)
+    trolls = m.pgettext("pyramid", "{count}/10 trolls", count=len(pyramid))
+    right = (
+        m.pgettext("pyramid", "{colour} · {trolls}", colour=colour_word, trolls=trolls)
+        if name
+        else trolls
+    )
+    # the count on the right, the title in the room it leaves
+    right_w = min(font(22).getlength(right), WIDTH * 0.45)
+    right_box = (WIDTH - PAD - right_w, 4, WIDTH - PAD, bar - 4)
+    draw_text(d, (WIDTH - PAD, bar / 2), right, 22, ink, "bold", "rm", box=right_box)
+    title = m.pgettext("pyramid", "{name}'s pyramid", name=name or colour_word)
+    title_box = (62, 4, right_box[0] - 24, bar - 4)
+    text_left(d, (62, bar / 2), title, 26, ink, box=title_box, floor=16)
     open_slots = _open_slots(pyramid)
     for row_index, row in enumerate(PYRAMID_ROWS):
         y = TITLE + (3 - row_index) * (CARD_H + GAP)
@@ -69,10 +99,10 @@ def pyramid_image(
             x = offset + j * (CARD_W + GAP)
             troll = pyramid.get(slot)
             if troll is None:
-                _empty_slot(d, x, y, slot, slot in open_slots)
+                _empty_slot(d, x, y, slot, slot in open_slots, m)
             else:
-                _card(img, d, x, y, slot, troll)
-    _storage(img, d, view, account, TITLE + 4 * (CARD_H + GAP))
+                _card(img, d, x, y, slot, troll, m)
+    _storage(img, d, account, TITLE + 4 * (CARD_H + GAP), m)
     return img
 
 
@@ -86,7 +116,9 @@ def _open_slots(pyramid: dict[str, Any]) -> set[str]:
     return out
 
 
-def _empty_slot(d: ImageDraw.ImageDraw, x: float, y: float, slot: str, is_open: bool) -> None:
+def _empty_slot(
+    d: ImageDraw.ImageDraw, x: float, y: float, slot: str, is_open: bool, m: Translator
+) -> None:
     colour = theme.GOOD if is_open else theme.PANEL_LIGHT
     for k in range(0, CARD_W, 16):  # dashed frame
         d.line([(x + k, y), (x + min(k + 8, CARD_W), y)], fill=colour, width=2)
@@ -96,13 +128,54 @@ def _empty_slot(d: ImageDraw.ImageDraw, x: float, y: float, slot: str, is_open: 
         d.line([(x + CARD_W, y + k), (x + CARD_W, y + min(k + 8, CARD_H))], fill=colour, width=2)
     text_center(d, (x + CARD_W / 2, y + CARD_H / 2 - 10), slot, 24, colour)
     if is_open:
-        text_center(
-            d, (x + CARD_W / 2, y + CARD_H / 2 + 18), "room for a recruit", 14, colour, "regular"
-        )
+        room = m.pgettext("pyramid", "room for a recruit")
+        box = (x + 8, y + CARD_H / 2 + 6, x + CARD_W - 8, y + CARD_H - 4)
+        draw_block(d, box, room, 14, colour, align="centre", floor=MIN_SIZE)
+
+
+def troll_level(m: Translator, level: int, starting: bool) -> str:
+    """A troll card's level as its corner shows it: "start", "L2"."""
+    if starting:
+        # TRANSLATORS: the corner of a starting troll's card (short: the card is narrow)
+        return m.pgettext("troll level", "start")
+    # TRANSLATORS: the corner of a troll card: "L2" is a level-2 troll
+    return m.pgettext("troll level", "L{level}", level=level)
+
+
+def card_header(
+    d: ImageDraw.ImageDraw,
+    box: tuple[float, float, float, float],
+    label: str,
+    level: str,
+    sizes: tuple[int, int],
+    ink: RGB,
+) -> None:
+    """A troll card's coloured band: its slot and clan on the left, its level in the
+    right corner (pyramid and horde cards alike)."""
+    left, top, right, bottom = box
+    mid = (top + bottom) / 2
+    level_w = min(font(sizes[1]).getlength(level), (right - left) / 3)
+    draw_text(
+        d,
+        (right, mid),
+        level,
+        sizes[1],
+        ink,
+        "bold",
+        "rm",
+        box=(right - level_w, top, right, bottom),
+    )
+    text_left(d, (left, mid), label, sizes[0], ink, box=(left, top, right - level_w - 8, bottom))
 
 
 def _card(
-    img: Image.Image, d: ImageDraw.ImageDraw, x: float, y: float, slot: str, troll: dict[str, Any]
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    x: float,
+    y: float,
+    slot: str,
+    troll: dict[str, Any],
+    m: Translator,
 ) -> None:
     card = load_content().trolls[troll["card"]]
     clan = card.clan.value
@@ -113,41 +186,44 @@ def _card(
     d.rounded_rectangle([x, y, x + CARD_W, y + 34], radius=10, fill=colour)
     d.rectangle([x, y + 24, x + CARD_W, y + 34], fill=colour)
     ink = contrast(colour)
-    text_left(d, (x + 10, y + 17), f"{slot} {theme.CLAN_NAME[clan]}", 18, ink)
-    level = "start" if card.starting else "L" + str(card.level)
-    draw_text(d, (x + CARD_W - 10, y + 17), level, 16, ink, "bold", "rm")
+    level = troll_level(m, card.level, card.starting)
+    label = f"{slot} {clan_name(m, clan)}"
+    card_header(d, (x + 10, y + 3, x + CARD_W - 10, y + 31), label, level, (18, 16), ink)
     n = len(card.produce)
     size = 40 if n <= 4 else 32
     spacing = (CARD_W - 16) / n
     for i, ((res, cart_clan), held) in enumerate(zip(card.produce, troll["held"], strict=True)):
         cx = x + 8 + spacing * (i + 0.5)
         cy = y + 34 + (CARD_H - 34) / 2 - 6
-        paste(
-            img,
-            resource_icon(res.value, size, not held, cart_clan.value if cart_clan else None),
-            (cx, cy),
-        )
+        mark = clan_letter(m, cart_clan.value) if cart_clan else None
+        cart = cart_clan.value if cart_clan else None
+        paste(img, resource_icon(res.value, size, not held, cart, mark), (cx, cy))
     held_count = sum(troll["held"])
+    # TRANSLATORS: under a troll card: how many of its symbols hold a resource
+    holds = m.pgettext("pyramid", "holds {held}/{count}", held=held_count, count=n)
     draw_text(
         d,
         (x + CARD_W - 8, y + CARD_H - 10),
-        f"holds {held_count}/{n}",
+        holds,
         12,
         theme.INK_DIM,
         "regular",
         "rm",
+        box=(x + 8, y + CARD_H - 19, x + CARD_W - 6, y + CARD_H - 2),
     )
 
 
 def _storage(
     img: Image.Image,
     d: ImageDraw.ImageDraw,
-    view: dict[str, Any],
     account: dict[str, Any],
     top: int,
+    m: Translator,
 ) -> None:
     d.rounded_rectangle([PAD, top, WIDTH - PAD, top + STORAGE_H - 10], radius=10, fill=theme.PANEL)
-    text_left(d, (PAD + 14, top + 22), "Storage", 20, theme.INK)
+    left, right = PAD + 14, WIDTH - PAD - 14
+    storage_box = (left, top + 8, WIDTH / 2, top + 36)
+    text_left(d, (left, top + 22), m.pgettext("pyramid", "Storage"), 20, theme.INK, box=storage_box)
     storage = account["storage"]
     step = (WIDTH - 2 * PAD - 28) / len(RESOURCES)
     for i, res in enumerate(RESOURCES):
@@ -158,28 +234,52 @@ def _storage(
             d, (cx + 4, top + 66), str(n), 28, theme.INK if n else theme.INK_DIM, "bold", "lm"
         )
     y = top + 122
-    text_left(d, (PAD + 14, y), "Pedestals", 18, theme.INK)
-    x = PAD + 130
-    for clan in ("fire", "ice", "moon"):
-        pedestal(d, (x + 14, y), clan, 30)
+    row = (y - 16, y + 16)
+    label = m.pgettext("pyramid", "Pedestals")
+    label_w = min(font(18).getlength(label), 200)
+    text_left(d, (left, y), label, 18, theme.INK, box=(left, row[0], left + label_w, row[1]))
+    x = max(PAD + 130, left + label_w + 20)
+    for clan in STATUE_CLANS:
+        pedestal(d, (x + 14, y), clan, 30, clan_letter(m, clan))
+        count = str(account["pedestals"].get(clan, 0))
         draw_text(
-            d, (x + 36, y), str(account["pedestals"].get(clan, 0)), 22, theme.INK, "bold", "lm"
+            d,
+            (x + 36, y),
+            count,
+            22,
+            theme.INK,
+            "bold",
+            "lm",
+            box=(x + 32, row[0], x + 76, row[1]),
         )
         x += 80
     tokens = account["tokens"]
     values = [t["value"] for t in tokens]
     if tokens and all(v is not None for v in values):
-        token_text = f"Pedestal tokens: {len(tokens)} (worth {sum(values)})"
+        token_text = m.pgettext(
+            "pyramid",
+            "Pedestal tokens: {count} (worth {value})",
+            count=len(tokens),
+            value=sum(values),
+        )
     else:
-        token_text = f"Pedestal tokens: {len(tokens)} (face down)"
-    text_left(d, (x + 20, y), token_text, 18, theme.INK)
+        token_text = m.pgettext(
+            "pyramid", "Pedestal tokens: {count} (face down)", count=len(tokens)
+        )
+    text_left(d, (x + 20, y), token_text, 18, theme.INK, box=(x + 20, row[0], right, row[1]))
     y2 = top + 160
-    crowns = account["coronation"]
-    crown_text = "Coronation: " + (
-        ", ".join(f"{c} honor" for c in crowns) if crowns else "none yet"
-    )
-    text_left(d, (PAD + 14, y2), crown_text, 18, theme.INK)
+    row = (y2 - 16, y2 + 16)
     honor = account["tunnel_honor"] + account["spell_honor"]
-    draw_text(
-        d, (WIDTH - PAD - 14, y2), f"Honor on the track: {honor}", 20, theme.INK, "bold", "rm"
-    )
+    on_track = m.pgettext("pyramid", "Honor on the track: {honor}", honor=honor)
+    track_w = min(font(20).getlength(on_track), (right - left) / 2)
+    track_box = (right - track_w, row[0], right, row[1])
+    draw_text(d, (right, y2), on_track, 20, theme.INK, "bold", "rm", box=track_box)
+    crowns = account["coronation"]
+    if crowns:
+        # TRANSLATORS: the honor of each coronation token a player holds: "5, 3"
+        tokens = ", ".join(map(str, crowns))
+        crown_text = m.pgettext("pyramid", "Coronation tokens: {tokens}", tokens=tokens)
+    else:
+        crown_text = m.pgettext("pyramid", "Coronation tokens: none yet")
+    crown_box = (left, row[0], track_box[0] - 20, row[1])
+    text_left(d, (left, y2), crown_text, 18, theme.INK, box=crown_box)

@@ -4,13 +4,13 @@ Player colours are bright and the mountain's tiers dark and earthy, so a tunnel 
 out from the rock it is dug in for everyone: tests/render/test_palette.py checks every
 player colour against every tier, the Heart and each other, for normal vision and
 simulated deuteranopia, protanopia and tritanopia (render/vision.py). Every colour also
-comes with a letter or a shape, so nothing is told by colour alone.
+comes with a letter (the players' and clans' are words of a language: render/words.py)
+or a shape, so nothing is told by colour alone.
 """
 
 from __future__ import annotations
 
 from rules.content import load_content
-from rules.mountain import TIER_NAMES
 
 RGB = tuple[int, int, int]
 
@@ -31,13 +31,6 @@ PLAYER: dict[str, RGB] = {
     "magenta": (190, 120, 220),
     "white": (236, 236, 232),
 }
-PLAYER_LETTER: dict[str, str] = {
-    "blue": "B",
-    "orange": "O",
-    "green": "G",
-    "magenta": "M",
-    "white": "W",
-}
 NOBODY: RGB = (150, 150, 150)
 
 # tiers 1 (outermost, dark gray) to 5 (innermost, yellow), the rulebook's colours kept
@@ -49,8 +42,6 @@ TIER: dict[str, RGB] = {
     "4": (120, 52, 12),
     "5": (130, 96, 14),
 }
-# the rulebook's names for the tiers (darker shades of those hues here, so tunnels stand out)
-TIER_NAME = {str(n): name for n, name in enumerate(TIER_NAMES, 1)}
 HEART: RGB = (150, 20, 45)
 OFF_BOARD: RGB = BACKGROUND
 GRID: RGB = (30, 30, 34)
@@ -62,9 +53,7 @@ CLAN: dict[str, RGB] = {
     "ice": (86, 180, 233),
     "moon": (150, 130, 210),
 }
-CLAN_LETTER = {"mud": "U", "fire": "F", "ice": "I", "moon": "M"}
-# names and resource letters come from the game content, so images and text agree
-CLAN_NAME = {c.id: c.name for c in load_content().clans}
+# resource letters come from the game content, so images and text agree
 
 RESOURCE: dict[str, RGB] = {
     "stone": (150, 150, 146),
@@ -82,20 +71,6 @@ MINERAL_FILL: dict[str, RGB] = {
     "heartstone": (220, 90, 110),
 }
 
-# workshop abbreviations that fit in a board cell
-WORKSHOP_SHORT = {
-    "cartwright": "Cart",
-    "charmcrafter": "Chrm",
-    "coinpress": "Coin",
-    "metalworks": "Metl",
-    "pickforge": "Pick",
-    "quartermaster": "Qtr",
-    "runesmithy": "Rune",
-    "stonegrinder": "Grnd",
-    "stonemill": "Mill",
-    "toolforge": "Tool",
-    "wheeljack": "Whl",
-}
 
 CELL = 56  # board cell size in pixels
 MARGIN = 34  # board coordinate margins

@@ -8,7 +8,8 @@ Writes per turn turn-NNN-board.png, turn-NNN-focus.png (the close-up around what
 turn changed) and turn-NNN-<colour>-pyramid.png, then score-sheet.png, legend.png,
 replay.webp (the board after every turn, as `render.replay_webp` makes it for the end
 of a game) and game.json (replay it with `python -m rules replay`). `--names
-alice,bob,...` shows display names on the images, as the bot does.
+alice,bob,...` shows display names on the images, as the bot does; `--language pl`
+(or `es`) draws them in the game's language.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import argparse
 import time
 from pathlib import Path
 
+from bot.i18n import LANGUAGES, translator_for
 from render import board_png, legend_png, pyramid_png, replay_webp, score_png
 from rules import engine
 from rules.actions import EndTurn, cells_touched
@@ -33,7 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--ai", choices=("heuristic", "random"), default="heuristic")
     parser.add_argument("--names", default="", help="display names by seat, comma-separated")
+    parser.add_argument("--language", choices=LANGUAGES, default="en", help="the images' language")
     args = parser.parse_args(argv)
+    m = translator_for(args.language)
     names = {seat: name for seat, name in enumerate(args.names.split(",")) if name}
     args.out.mkdir(parents=True, exist_ok=True)
     config = make_config(players=args.players)
@@ -51,10 +55,10 @@ def main(argv: list[str] | None = None) -> int:
             continue
         turn += 1
         seen = view(state, None)
-        board = board_png(seen, highlight=sorted(cells), names=names)
-        focus = board_png(seen, highlight=sorted(cells), focus=True, names=names)
+        board = board_png(seen, highlight=sorted(cells), names=names, messages=m)
+        focus = board_png(seen, highlight=sorted(cells), focus=True, names=names, messages=m)
         colour = state.players[move.seat].colour
-        pyramid = pyramid_png(seen, move.seat, names=names)
+        pyramid = pyramid_png(seen, move.seat, names=names, messages=m)
         (args.out / f"turn-{turn:03d}-board.png").write_bytes(board)
         (args.out / f"turn-{turn:03d}-focus.png").write_bytes(focus)
         (args.out / f"turn-{turn:03d}-{colour}-pyramid.png").write_bytes(pyramid)
@@ -62,9 +66,9 @@ def main(argv: list[str] | None = None) -> int:
         cells = set()
     outcome = game.outcome
     assert outcome is not None
-    sheet = score_png(view(state, None), outcome.to_json(), names=names)
+    sheet = score_png(view(state, None), outcome.to_json(), names=names, messages=m)
     (args.out / "score-sheet.png").write_bytes(sheet)
-    (args.out / "legend.png").write_bytes(legend_png())
+    (args.out / "legend.png").write_bytes(legend_png(m))
     started = time.perf_counter()
     replay = replay_webp(frames)
     took = time.perf_counter() - started

@@ -6,13 +6,15 @@ Writes the board early, in the middle and at the end of a 4-player game (last tu
 changes outlined), the acting player's pyramid and the market at the same points, a
 turn in the middle as a turn post shows it (the board with the players' names and the
 close-up around what the turn changed), a dig preview, the legend and the final score
-sheet.
+sheet; and the turn's board and the legend in Polish, the board and the market in
+Spanish (`*-pl.png`, `*-es.png`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from bot.i18n import translator_for
 from render import board_png, legend_png, market_png, pyramid_png, score_png
 from render.samples import SAMPLE_NAMES, dig_preview, positions, sample_game, turn_with_changes
 
@@ -43,6 +45,16 @@ def main() -> None:
     (OUT / "dig-preview-legal.png").write_bytes(board_png(view, preview=legal, focus=True))
     (OUT / "dig-preview-illegal.png").write_bytes(board_png(view, preview=illegal, focus=True))
     (OUT / "legend.png").write_bytes(legend_png())
+    pl, es = translator_for("pl"), translator_for("es")
+    (OUT / "board-turn-pl.png").write_bytes(
+        board_png(turn.view, highlight=turn.highlight, names=names, messages=pl)
+    )
+    (OUT / "legend-pl.png").write_bytes(legend_png(pl))
+    (OUT / "board-turn-es.png").write_bytes(
+        board_png(turn.view, highlight=turn.highlight, names=names, messages=es)
+    )
+    middle = positions(game)[1]
+    (OUT / "market-middle-es.png").write_bytes(market_png(middle.view, messages=es))
     for path in sorted(OUT.glob("*.png")):
         print(f"{path.relative_to(OUT.parent.parent)}  {path.stat().st_size // 1024} KiB")
 

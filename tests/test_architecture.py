@@ -23,6 +23,21 @@ def test_rules_package_imports_nothing_from_outer_layers() -> None:
         assert name not in top, f"rules pulls in {name}"
 
 
+def test_the_images_import_neither_the_bot_nor_discord() -> None:
+    """render/ draws from a view and the texts of a language it is handed (any object
+    with gettext, ngettext and pgettext: render.words.Translator); it never reads the
+    bot's catalogue nor knows Discord, so it runs in scripts and tests alone."""
+    code = (
+        "import sys, render, render.references, render.samples, render.vision;"
+        "print('\\n'.join(sorted(sys.modules)))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    top = {m.split(".")[0] for m in done.stdout.split()}
+    assert "render" in top, "the images were imported"
+    for name in ("bot", "discord", "aiosqlite", "asyncpg", "babel"):
+        assert name not in top, f"render pulls in {name}"
+
+
 def test_rules_never_uses_global_random() -> None:
     import rules
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+from functools import partial
 from typing import Self
 
 import discord
@@ -14,7 +15,7 @@ from discord import app_commands
 
 from bot.buttons import GameButton, template, view_of
 from bot.choices import StartPoint
-from bot.client import MountainBot, reader
+from bot.client import MountainBot, game_language, reader
 from bot.features.base import Feature
 from bot.features.turn import play
 from bot.i18n.catalogue import ENGLISH, Messages
@@ -118,7 +119,9 @@ async def draft_message(
         return messages.gettext(DRAFT_OVER), None, None
     keeps = [a for a in legal_actions(state, seat.seat, "keep") if isinstance(a, Keep)]
     view = bot.service.rules.view(state, seat.seat)
-    image = await asyncio.to_thread(pyramid_png, view, seat.seat)
+    image = await asyncio.to_thread(
+        partial(pyramid_png, messages=game_language(game)), view, seat.seat
+    )
     file = discord.File(io.BytesIO(image), filename="draft.png")
     if not keeps:
         done = draft_done_text(state.phase, gates_first=gates_first, messages=messages)

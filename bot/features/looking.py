@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.choices import SeatColour
-from bot.client import MountainBot, reader
+from bot.client import MountainBot, game_language, reader
 from bot.features.base import Feature
 from bot.help_texts import (
     HELP_TOPICS,
@@ -31,7 +31,7 @@ from bot.help_texts import (
     no_seat,
     scores_lines,
 )
-from bot.i18n import translator_for
+from bot.i18n import Messages, translator_for
 from bot.service import GameInfo, GameView, ServiceError
 from bot.texts import NO_MENTIONS, NOT_STARTED, called_in, log_text, status_text
 from render import board_png, legend_png, market_png, pyramid_png, score_png
@@ -54,6 +54,11 @@ class Look:
     def names(self) -> dict[int, str]:
         return names_of(self.game)
 
+    @property
+    def language(self) -> Messages:
+        """The images' language: the game's, whoever looks (as in its posts)."""
+        return game_language(self.game)
+
     def caption(self, subject: str) -> str:
         called = {s.seat: s.called for s in self.game.seats}
         phase = str(self.state.get("phase", ""))
@@ -73,7 +78,9 @@ class LookingCommands(Feature):
         self, interaction: discord.Interaction[MountainBot], share: bool = False
     ) -> None:
         look = await self.look(interaction, share)
-        image = await asyncio.to_thread(partial(board_png, look.state, names=look.names))
+        image = await asyncio.to_thread(
+            partial(board_png, look.state, names=look.names, messages=look.language)
+        )
         await show(interaction, look.caption("the mountain"), image, "board.png", share)
 
     @app_commands.command(
@@ -103,7 +110,7 @@ class LookingCommands(Feature):
             raise ServiceError(no_seat(player.display_name) if player else NO_SEAT_YOU)
         look = await self.seen(interaction, game, share)
         image = await asyncio.to_thread(
-            partial(pyramid_png, look.state, seat.seat, names=look.names)
+            partial(pyramid_png, look.state, seat.seat, names=look.names, messages=look.language)
         )
         subject = f"{seat.called}'s pyramid"
         await show(interaction, look.caption(subject), image, f"pyramid-{seat.label}.png", share)
@@ -117,7 +124,7 @@ class LookingCommands(Feature):
         self, interaction: discord.Interaction[MountainBot], share: bool = False
     ) -> None:
         look = await self.look(interaction, share)
-        image = await asyncio.to_thread(market_png, look.state)
+        image = await asyncio.to_thread(partial(market_png, look.state, messages=look.language))
         await show(interaction, look.caption("the market"), image, "market.png", share)
 
     @app_commands.command(
@@ -130,7 +137,9 @@ class LookingCommands(Feature):
         look = await self.look(interaction, share)
         state, outcome = look.state, look.view.outcome
         if outcome is not None:
-            image = await asyncio.to_thread(partial(score_png, state, outcome, names=look.names))
+            image = await asyncio.to_thread(
+                partial(score_png, state, outcome, names=look.names, messages=look.language)
+            )
             await show(interaction, look.caption("the score sheet"), image, "scores.png", share)
             return
         by_account: dict[int, list[str]] = {}
@@ -172,7 +181,9 @@ class LookingCommands(Feature):
             language=game.language,
         )
         view = service.rules.view(state, seat)
-        image = await asyncio.to_thread(partial(pyramid_png, view, seat, names=names_of(game)))
+        image = await asyncio.to_thread(
+            partial(pyramid_png, view, seat, names=names_of(game), messages=game_language(game))
+        )
         await interaction.followup.send(
             text,
             file=discord.File(io.BytesIO(image), filename="my-pyramid.png"),
@@ -194,7 +205,7 @@ class LookingCommands(Feature):
             await interaction.response.send_message(text, ephemeral=True)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        legend = await asyncio.to_thread(legend_png)
+        legend = await asyncio.to_thread(legend_png, translator_for(interaction.locale))
         await interaction.followup.send(
             text,
             file=discord.File(io.BytesIO(legend), filename="legend.png"),

@@ -43,7 +43,7 @@ from bot.choices import (
 from bot.client import MountainBot, game_language, reader, reply_to
 from bot.courier import Maker, Outgoing
 from bot.features.base import Feature
-from bot.i18n.catalogue import N_, translator_for
+from bot.i18n.catalogue import ENGLISH, N_, Messages, translator_for
 from bot.service import GameInfo, Owed
 from bot.service.owed import GameOver, Ping, Reply, TurnPost
 from bot.store import OwedKind
@@ -156,14 +156,17 @@ class TurnCommands(Feature):
         if view is None:
             return None
         names = info.names
-        board = asyncio.to_thread(board_png, view, highlight=post.cells, names=names)
+        m = game_language(info)
+        board = asyncio.to_thread(board_png, view, highlight=post.cells, names=names, messages=m)
         if post.images == "board":
             return Outgoing(text, files=[("board.png", await board)], mentions=mentions)
         seat = post.player.seat
-        images = [board, asyncio.to_thread(pyramid_png, view, seat, names=names)]
+        images = [board, asyncio.to_thread(pyramid_png, view, seat, names=names, messages=m)]
         if post.cells:
             images.append(
-                asyncio.to_thread(board_png, view, highlight=post.cells, focus=True, names=names)
+                asyncio.to_thread(
+                    board_png, view, highlight=post.cells, focus=True, names=names, messages=m
+                )
             )
         made = await asyncio.gather(*images)
         files = [("board.png", made[0])]
@@ -195,9 +198,10 @@ class TurnCommands(Feature):
         if view.state is None or view.outcome is None:
             return None
         names = info.names
-        sheet = asyncio.to_thread(score_png, view.state, view.outcome, names=names)
+        m = game_language(info)
+        sheet = asyncio.to_thread(score_png, view.state, view.outcome, names=names, messages=m)
         frames = await self.bot.service.turn_views(info.id)
-        replay = asyncio.to_thread(animate, frames, names)
+        replay = asyncio.to_thread(animate, frames, names, m)
         record = await self.bot.service.record(info.id)
         record_name = f"game-{info.id}.json"
         files = [
@@ -268,7 +272,10 @@ class TurnCommands(Feature):
         assert isinstance(action, Dig)
         judged = await self.bot.service.preview(game.id, interaction.user.id, action)
         preview = Preview(action.cells, judged.legal, judged.refusal_cell, action.anchor)
-        image = await asyncio.to_thread(board_png, judged.view, preview=preview, crop=True)
+        m = game_language(game)
+        image = await asyncio.to_thread(
+            board_png, judged.view, preview=preview, crop=True, messages=m
+        )
         file = discord.File(io.BytesIO(image), filename="dig-preview.png")
         messages = reader(interaction)
         if judged.refusal is not None or judged.story is None:
@@ -355,7 +362,12 @@ class TurnCommands(Feature):
 
 
 def animate(
-    frames: Sequence[tuple[dict[str, Any], tuple[str, ...]]], names: dict[int, str]
+    frames: Sequence[tuple[dict[str, Any], tuple[str, ...]]],
+    names: dict[int, str],
+    messages: Messages = ENGLISH,
 ) -> bytes:
-    """The replay: the board after every turn, with that turn's cells outlined."""
-    return replay_webp([board_png(v, highlight=cells, names=names) for v, cells in frames])
+    """The replay: the board after every turn, with that turn's cells outlined, in the
+    game's language."""
+    return replay_webp(
+        [board_png(v, highlight=cells, names=names, messages=messages) for v, cells in frames]
+    )

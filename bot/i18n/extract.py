@@ -1,19 +1,23 @@
 """Building the catalogue template (`messages.pot`) and keeping each language's `.po`
 in step with it (`python -m bot.i18n extract`).
 
-Two sources feed the template:
+Three sources feed the template:
 - the code: Babel's Python extractor finds every message marked with `_`, `gettext`,
-  `ngettext`, `pgettext` or `N_` in `bot/`;
+  `ngettext`, `pgettext` or `N_` in `bot/` and `render/` (the images' words);
 - the slash commands: the bot's command tree is built (as at start-up, without
   Discord) and every string discord.py asks the translator for (command, option and
   choice names and descriptions) is recorded with its context, so a renamed option or
-  a new choice cannot be missed.
+  a new choice cannot be missed;
+- the game's content the images show (`render.words.content_names`): the clan,
+  workshop, spell and great hall names, the spells' texts and the tiers' names, each
+  under its kind as context, located in the data file it comes from.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,10 +34,30 @@ from bot.i18n.commands import CONTEXTS
 from bot.service import GameService, MountainKingRules
 from bot.settings import Settings
 from bot.store.sqlite import SqliteStore
+from render import words
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-SOURCES = ("bot",)
+SOURCES = ("bot", "render")
+# where each kind of content name is written (the translator's reference)
+CONTENT_FILES = {
+    words.CLAN: "rules/data/clans.json",
+    words.WORKSHOP: "rules/data/workshops.json",
+    words.SPELL: "rules/data/spells.json",
+    words.SPELL_TEXT: "rules/data/spells.json",
+    words.GREAT_HALL: "rules/data/halls.json",
+    words.TIER: "rules/mountain.py",
+}
+CONTENT_NOTES = {
+    words.CLAN: "a clan's name, as on a troll card of the images",
+    words.WORKSHOP: "a workshop's name (the rulebook's list of workshops)",
+    words.SPELL: "a spell's name, on its card in the market image",
+    words.SPELL_TEXT: "what a spell does, on its card in the market image",
+    words.GREAT_HALL: "a great hall's name, in the market image",
+    words.TIER: "a tier of the mountain by the rulebook's colour, in the board's legend",
+}
 COMMENT_TAGS = ("TRANSLATORS:",)
+# Babel's markers, and render.words.NP_ (a message with its context, translated later)
+KEYWORDS = {**DEFAULT_KEYWORDS, "NP_": ((1, "c"), 2)}
 PROJECT = "mountain-king-bot"
 WIDTH = 88
 HEADER = """\
@@ -62,9 +86,16 @@ class Found:
 
 
 async def extract() -> Catalog:
-    """The template as the code and the commands make it now."""
+    """The template as the code, the commands and the content make it now (the
+    images' messages last, so the bot's keep their places in the catalogue)."""
     catalog = Catalog(project=PROJECT, domain=DOMAIN, header_comment=HEADER, fuzzy=False)
-    for found in [*source_messages(), *await command_messages()]:
+    everything = [
+        *source_messages(SOURCES[:1]),
+        *await command_messages(),
+        *source_messages(SOURCES[1:]),
+        *content_messages(),
+    ]
+    for found in everything:
         catalog.add(
             found.message,
             context=found.context,
@@ -74,14 +105,26 @@ async def extract() -> Catalog:
     return catalog
 
 
-def source_messages() -> Iterator[Found]:
+def source_messages(sources: Iterable[str] = SOURCES) -> Iterator[Found]:
     """Every marked message of the code, with its file and line."""
-    for source in SOURCES:
+    for source in sources:
         for filename, lineno, message, comments, context in extract_from_dir(
-            ROOT / source, keywords=DEFAULT_KEYWORDS, comment_tags=COMMENT_TAGS
+            ROOT / source, keywords=KEYWORDS, comment_tags=COMMENT_TAGS
         ):
             path = f"{source}/{filename}".replace("\\", "/")
             yield Found(context, message, [(path, lineno)], list(comments))
+
+
+def content_messages() -> Iterator[Found]:
+    """Every name and text of the game's content the images show, with the line of
+    the file that holds it."""
+    for context, texts in words.content_names().items():
+        path = CONTENT_FILES[context]
+        lines = (ROOT / path).read_text(encoding="utf-8").splitlines()
+        for text in texts:
+            quoted = json.dumps(text, ensure_ascii=False)
+            line = next((n for n, row in enumerate(lines, 1) if quoted in row), 0)
+            yield Found(context, text, [(path, line)], [CONTENT_NOTES[context]])
 
 
 async def command_messages() -> list[Found]:

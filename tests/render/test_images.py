@@ -1,7 +1,7 @@
 """Images: every PNG decodes, has the expected size, stays under 1 MB, is the same
 bytes for the same view, leaves the cached layers untouched, and matches the
-committed reference images (a deliberate change regenerates them with
-scripts/update_reference_images.py in the same commit)."""
+committed reference images, in English, Polish and Spanish (a deliberate change
+regenerates them with scripts/update_reference_images.py in the same commit)."""
 
 from __future__ import annotations
 
@@ -13,12 +13,15 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
+from bot.i18n import translator_for
+from bot.i18n.catalogue import TRANSLATED
 from render import Preview, board_png, market_png, pyramid_png, score_png
 from render.board import static_board
 from render.draw import resource_icon, statue_icon
 from render.references import reference_images
 from render.samples import positions, sample_game
-from render.theme import PLAYER, PLAYER_LETTER
+from render.theme import PLAYER
+from render.words import ENGLISH, player_letter
 
 REFERENCE = Path(__file__).parent / "reference"
 MAX_BYTES = 1_000_000
@@ -26,7 +29,7 @@ MAX_BYTES = 1_000_000
 
 @cache
 def _images() -> dict[str, bytes]:
-    return reference_images()
+    return reference_images({language: translator_for(language) for language in TRANSLATED})
 
 
 def _decode(data: bytes) -> Image.Image:
@@ -50,6 +53,7 @@ def test_board_sizes_follow_the_grid() -> None:
     images = _images()
     board = _decode(images["board-end"])
     assert board.size == static_board("winter").size
+    assert _decode(images["pl-board-end"]).size == board.size, "the same board in Polish"
     autumn = _decode(images["board-autumn"])
     assert autumn.size == static_board("autumn").size
     # a cropped preview is smaller than the whole board
@@ -101,7 +105,7 @@ def test_changes_show_in_the_image() -> None:
 
 
 def test_players_differ_by_letter_as_well_as_colour() -> None:
-    assert len(set(PLAYER_LETTER.values())) == len(PLAYER)
+    assert len({player_letter(ENGLISH, colour) for colour in PLAYER}) == len(PLAYER)
     assert len(set(PLAYER.values())) == len(PLAYER)
 
 

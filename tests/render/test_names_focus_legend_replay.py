@@ -14,6 +14,7 @@ from render.draw import fit_text, font
 from render.legend import legend_image
 from render.samples import SAMPLE_NAMES, Position, positions, sample_game
 from render.scoresheet import winner_line
+from render.words import ENGLISH, colour_name
 from rules.content import load_content
 from rules.grid import COLUMNS, parse_cell
 
@@ -72,7 +73,8 @@ def test_names_show_in_the_header_and_only_there() -> None:
 
 def test_without_names_the_chips_show_colour_words() -> None:
     pos = _game_positions()[1]
-    colours = {p["seat"]: p["colour"] for p in pos.view["players"]}
+    colours = {p["seat"]: colour_name(ENGLISH, p["colour"]) for p in pos.view["players"]}
+    assert colours[0] == "Blue"
     assert board_png(pos.view, names=colours) == board_png(pos.view)
 
 
