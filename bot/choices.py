@@ -14,6 +14,9 @@ that agree with what was typed in the command's other options, and offers the va
 its option takes in them. When nothing agrees because of an option further along the
 command (typed earlier, then an earlier option changed), the options before this one
 decide alone, so the player sees what they may switch to.
+
+The values are notation (what the command takes, in every language); the labels beside
+them are in the reader's language (`Asking.messages`).
 """
 
 from __future__ import annotations
@@ -27,8 +30,23 @@ from typing import Protocol, TypeVar
 import discord
 from discord import app_commands
 
-from bot.client import MountainBot
+from bot.client import MountainBot, reader
+from bot.i18n.catalogue import ENGLISH, Messages
 from bot.service import ServiceError
+from bot.texts import called_in
+from bot.words import (
+    amount,
+    clan_of,
+    colour_name,
+    either_in,
+    hall_name,
+    listed_in,
+    resource_name,
+    spell_name,
+    symbol_name,
+    tier_name,
+    workshop_name,
+)
 from rules import tunnels
 from rules.actions import (
     Action,
@@ -44,6 +62,7 @@ from rules.actions import (
 )
 from rules.content import DigEffect, load_content
 from rules.errors import RulesError
+from rules.horde import bribed_slots
 from rules.legal import (
     KINDS,
     DigChoice,
@@ -56,9 +75,10 @@ from rules.legal import (
     may_act,
     spell_casts,
 )
-from rules.mountain import TIER_NAMES, geo
+from rules.mountain import geo
 from rules.pyramid import horde_position
-from rules.resources import MINERALS, Resource
+from rules.resources import MINERALS, Clan, Resource
+from rules.resources import symbol_name as symbol
 from rules.shapes import tunnel_size
 from rules.spells import NONE
 from rules.state import State
@@ -81,6 +101,8 @@ class Asking:
     kind: str | None
     namespace: app_commands.Namespace
     current: str = ""
+    # the reader's language, for the labels
+    messages: Messages = ENGLISH
 
     @cached_property
     def actions(self) -> list[Action]:
@@ -122,7 +144,9 @@ class Legal(app_commands.Transformer[MountainBot]):
             return []
         if not may_act(state, seat):
             return []
-        asking = Asking(state, seat, self.kind, interaction.namespace, str(value))
+        asking = Asking(
+            state, seat, self.kind, interaction.namespace, str(value), reader(interaction)
+        )
         return offer(self.source(asking), str(value))
 
 
@@ -231,7 +255,8 @@ def _kind_stream(asking: Asking, kind: str) -> Iterator[tuple[str, str]]:
     if kind == "dig":
         rows = [DigRow(asking.state, asking.seat, c) for c in asking.digs]
         for words, row, mineral in dig_words(rows):
-            yield f"dig {words}", f"dig {words} · {_honor(asking.state, row, mineral)}"
+            honor = _honor(asking.state, row, mineral, asking.messages)
+            yield f"dig {words}", f"dig {words} · {honor}"
         return
     for action in iter_legal_actions(asking.state, asking.seat, kind):
         text = str(action)
@@ -260,7 +285,7 @@ def _recruits(asking: Asking, option: str) -> list[Row]:
 
 def horde_slots(asking: Asking) -> Iterable[tuple[str, str]]:
     slots = _values(_recruits(asking, "troll"), "troll")
-    return ((s, _horde_label(asking.state, s)) for s in slots)
+    return ((s, _horde_label(asking.state, s, asking.messages)) for s in slots)
 
 
 def pyramid_slots(asking: Asking) -> Iterable[tuple[str, str]]:
@@ -268,7 +293,13 @@ def pyramid_slots(asking: Asking) -> Iterable[tuple[str, str]]:
 
 
 def recruit_pedestals(asking: Asking) -> Iterable[tuple[str, str]]:
-    return ((c, f"{c} pedestal") for c in _values(_recruits(asking, "pedestal"), "pedestal"))
+    clans = _values(_recruits(asking, "pedestal"), "pedestal")
+    return ((c, _pedestal(c, asking.messages)) for c in clans)
+
+
+def _pedestal(clan: str, m: Messages) -> str:
+    # TRANSLATORS: a pedestal of a clan, offered by autocomplete
+    return m.gettext("{clan} pedestal", clan=clan_of(Clan(clan), m))
 
 
 # --- digging -------------------------------------------------------------------------
@@ -328,21 +359,28 @@ def tile_shapes(asking: Asking) -> Iterable[tuple[str, str]]:
         shape = row.placement.shape
         places[shape] = places.get(shape, 0) + 1
         pays.setdefault(shape, set()).update(row.minerals(typed))
+    m = asking.messages
     for shape, count in places.items():
-        minerals = [m for m in MINERALS if m in pays[shape]]
-        where = "1 placement" if count == 1 else f"{count} placements"
-        label = (
-            f"{shape} · {tunnel_size(shape)} cells · pay with {_or(m.value for m in minerals)}"
-            f" · {where}"
-        )
-        yield shape, label
+        minerals = [r for r in MINERALS if r in pays[shape]]
+        size = tunnel_size(shape)
+        parts = [
+            shape,
+            m.ngettext("{count} cell", "{count} cells", size, count=size),
+            m.gettext(
+                "pay with {minerals}",
+                minerals=either_in([resource_name(r, m) for r in minerals], m),
+            ),
+            m.ngettext("{count} placement", "{count} placements", count, count=count),
+        ]
+        yield shape, " · ".join(parts)
 
 
 def tile_cells(asking: Asking) -> Iterable[tuple[str, str]]:
     typed = asking.typed("mineral")
     shape_known = asking.typed("tile") is not None
     for row in _digs(asking, "cells"):
-        label = f"{row.cells} · {dig_cost(asking.state, row, row.minerals(typed))}"
+        cost = dig_cost(asking.state, row, row.minerals(typed), asking.messages)
+        label = f"{row.cells} · {cost}"
         yield row.cells, label if shape_known else f"{row.placement.shape} {label}"
 
 
@@ -352,30 +390,35 @@ def dig_minerals(asking: Asking) -> Iterable[tuple[str, str]]:
         payers = [r for r in rows if mineral in r.choice.minerals]
         if not payers:
             continue
-        label = mineral.value
+        label = resource_name(mineral, asking.messages)
         if len(rows) == 1:
-            label += " · " + dig_cost(asking.state, rows[0], (mineral,))
+            label += " · " + dig_cost(asking.state, rows[0], (mineral,), asking.messages)
         yield mineral.value, label
 
 
 def dig_pedestals_offered(asking: Asking) -> Iterable[tuple[str, str]]:
     rows = _digs(asking, "pedestal")
     clans = {c for r in rows for c in r.pedestals}
+    m = asking.messages
     for clan in sorted(clans):
-        label = f"{clan} pedestal"
+        label = _pedestal(clan, m)
         anchor = rows[0].placement.anchor if len(rows) == 1 else None
         if anchor is not None:
-            tier = TIER_NAMES[geo(asking.state).tier(anchor) - 1]
-            label += f" on the anchor {anchor} ({tier} tier)"
+            tier = tier_name(geo(asking.state).tier(anchor), m)
+            label = m.gettext(
+                "{pedestal} on the anchor {anchor}, on the {tier} tier",
+                pedestal=label,
+                anchor=anchor,
+                tier=tier,
+            )
         yield clan, label
 
 
 def workshops_to_establish(asking: Asking) -> Iterable[tuple[str, str]]:
-    content = load_content()
     pairs = sorted({w for r in _digs(asking, "workshop") for w in r.workshops})
     for pair in pairs:
         site, _, workshop = pair.partition("=")
-        yield pair, f"{site} = {content.workshop(workshop).name}"
+        yield pair, f"{site} = {workshop_name(workshop, asking.messages)}"
 
 
 def dig_words(rows: Sequence[DigRow]) -> Iterator[tuple[str, DigRow, Resource]]:
@@ -394,30 +437,32 @@ def dig_words(rows: Sequence[DigRow]) -> Iterator[tuple[str, DigRow, Resource]]:
                 yield f"{row.placement.shape} {row.cells} {m.value} workshop {workshop}", row, m
 
 
-def _honor(state: State, row: DigRow, mineral: Resource) -> str:
-    return f"+{tunnels.tunnel_score(state, row.placement.size, mineral)} honor"
+def _honor(state: State, row: DigRow, mineral: Resource, m: Messages = ENGLISH) -> str:
+    honor = tunnels.tunnel_score(state, row.placement.size, mineral)
+    return m.ngettext("+{count} honor", "+{count} honor", honor, count=honor)
 
 
-def dig_cost(state: State, row: DigRow, minerals: Sequence[Resource]) -> str:
+def dig_cost(state: State, row: DigRow, minerals: Sequence[Resource], m: Messages = ENGLISH) -> str:
     """What a dig costs and scores with each of `minerals`, and what it uncovers:
-    `3 stone or iron, 1 hammer · +4 or +6 honor · finds coin`."""
+    `3 stone or 3 iron, 1 hammer · +4 or +6 honor · finds coin`."""
     p = row.placement
-    cost = f"{p.size} {_or(m.value for m in minerals)}"
+    cost = either_in([amount(r, p.size, m) for r in minerals], m)
     hammers = row.choice.hammers
     if hammers:
-        cost += f", {hammers} hammer" + ("s" if hammers > 1 else "")
-    honor = _or(f"+{tunnels.tunnel_score(state, p.size, m)}" for m in minerals)
-    text = f"{cost} · {honor} honor"
+        cost += ", " + amount(Resource.HAMMER, hammers, m)
+    scores = [tunnels.tunnel_score(state, p.size, r) for r in minerals]
+    honor = m.ngettext(
+        "{values} honor",
+        "{values} honor",
+        scores[-1],
+        values=either_in([f"+{n}" for n in scores], m),
+    )
+    parts = [cost, honor]
     finds = dig_finds(state, p)
     if finds:
-        text += " · finds " + ", ".join(r.value for r in finds)
-    return text
-
-
-def _or(words: Iterable[str]) -> str:
-    """`a`, `a or b`, `a, b or c`."""
-    items = list(words)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+        found = listed_in([resource_name(r, m) for r in finds], m)
+        parts.append(m.gettext("finds {resources}", resources=found))
+    return " · ".join(parts)
 
 
 # --- spells, workshops, trades, halls, statues ----------------------------------------
@@ -448,10 +493,9 @@ class SpellRow:
 def spells(asking: Asking) -> Iterable[tuple[str, str]]:
     ids = dict.fromkeys(s.spell for s in asking.state.spellbook)
     rows = [SpellRow(asking.state, asking.seat, s) for s in ids]
-    content = load_content()
     for row in consistent(asking, "spell", CAST, rows):
         if next(row.casts(), None) is not None:
-            yield row.spell, content.spell(row.spell).name
+            yield row.spell, spell_name(row.spell, asking.messages)
 
 
 def spell_choices(asking: Asking) -> Iterator[tuple[str, str]]:
@@ -468,8 +512,8 @@ def spell_choices(asking: Asking) -> Iterator[tuple[str, str]]:
         choices = dig_choices(state, asking.seat, by_spell=True)
         rows = [DigRow(state, asking.seat, c) for c in choices]
         for words, row, mineral in dig_words(rows):
-            yield words, f"{words} · {dig_cost(state, row, (mineral,))}"
-        yield NONE, NONE
+            yield words, f"{words} · {dig_cost(state, row, (mineral,), asking.messages)}"
+        yield NONE, asking.messages.gettext("none: cast it for its rune only")
         return
     for a in casts:
         if a.args:
@@ -498,10 +542,9 @@ def _uses(asking: Asking, option: str) -> list[Row]:
 
 
 def workshop_sites(asking: Asking) -> Iterable[tuple[str, str]]:
-    content = load_content()
     workshops = asking.state.board.workshops
     sites = _values(_uses(asking, "site"), "site")
-    return ((s, f"{s} {content.workshop(workshops[s]).name}") for s in sites)
+    return ((s, f"{s} {workshop_name(workshops[s], asking.messages)}") for s in sites)
 
 
 def conversions(asking: Asking) -> Iterable[tuple[str, str]]:
@@ -537,8 +580,7 @@ def _halls(asking: Asking, option: str) -> list[Row]:
 
 
 def halls(asking: Asking) -> Iterable[tuple[str, str]]:
-    names = {h.id: h.name for h in load_content().halls}
-    return ((i, names[i]) for i in _values(_halls(asking, "hall"), "hall"))
+    return ((i, hall_name(i, asking.messages)) for i in _values(_halls(asking, "hall"), "hall"))
 
 
 def hall_cells(asking: Asking) -> Iterable[tuple[str, str]]:
@@ -559,7 +601,13 @@ def _moves(asking: Asking, option: str) -> list[Row]:
 def statues(asking: Asking) -> Iterable[tuple[str, str]]:
     on_board = asking.state.board.statues
     cells = _values(_moves(asking, "statue"), "statue")
-    return ((c, f"{c} {on_board.get(c, '')} statue") for c in cells)
+    m = asking.messages
+    for cell in cells:
+        clan = on_board.get(cell)
+        if clan is None:
+            yield cell, cell
+        else:
+            yield cell, m.gettext("{cell}: {clan} statue", cell=cell, clan=clan_of(Clan(clan), m))
 
 
 def statue_targets(asking: Asking) -> Iterable[tuple[str, str]]:
@@ -589,15 +637,25 @@ Statue = app_commands.Transform[str, Legal("move", statues)]
 StatueTarget = app_commands.Transform[str, Legal("move", statue_targets)]
 
 
-def _horde_label(state: State, slot: str) -> str:
+def _horde_label(state: State, slot: str, m: Messages = ENGLISH) -> str:
+    """A horde slot as autocomplete offers it: "2.3 · level 2, Fire (iron, Fire cart) ·
+    2 bribes"."""
     row, j = horde_position(slot)
     card_id = state.horde[row][j].card
     if card_id is None:
         return slot
     card = load_content().trolls[card_id]
-    produce = ", ".join(r.value if c is None else f"{c.value}-cart" for r, c in card.produce)
-    cost = {0: "free", 1: "2 bribes", 2: "5 bribes"}[row]
-    return f"{slot} · level-{card.level} {card.clan.value} ({produce}) · {cost}"
+    makes = ", ".join(symbol_name(symbol(r, c), m) for r, c in card.produce)
+    troll = m.gettext(
+        "level {level}, {clan} ({makes})", level=card.level, clan=clan_of(card.clan, m), makes=makes
+    )
+    bribes = len(bribed_slots(state, slot, state.turn.flags if state.turn else []))
+    cost = (
+        m.ngettext("{count} bribe", "{count} bribes", bribes, count=bribes)
+        if bribes
+        else m.gettext("free")
+    )
+    return f"{slot} · {troll} · {cost}"
 
 
 class SeatOfGame(app_commands.Transformer[MountainBot]):
@@ -614,11 +672,15 @@ class SeatOfGame(app_commands.Transformer[MountainBot]):
         if game is None:
             return []
         pairs = []
+        m = reader(interaction)
         for seat in game.seats:
             if seat.controller_id is None and not seat.ai:
-                pairs.append((seat.label, f"{seat.label.capitalize()} (nobody: the AI plays it)"))
+                label = m.gettext(
+                    "{colour} (nobody: the AI plays it)", colour=colour_name(seat.label, m)
+                )
             else:
-                pairs.append((seat.label, seat.called))
+                label = called_in(seat.label, seat.name, seat.ai, m)
+            pairs.append((seat.label, label))
         return offer(pairs, str(value))
 
 

@@ -8,6 +8,7 @@ It is told which features to install and which error handler to use (see
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import suppress
 from typing import Any, TypeGuard
@@ -28,9 +29,12 @@ from bot.service import (
     ServiceError,
 )
 from bot.settings import Settings
+from bot.store import StoreError
 from bot.texts import NO_MENTIONS, NOT_STARTED, POST_LIMIT, done_text
 from rules.actions import Action
 from rules.state import State
+
+log = logging.getLogger(__name__)
 
 GROUP = "mk"
 GROUP_DESCRIPTION = "Play In the Hall of the Mountain King"
@@ -96,6 +100,18 @@ class MountainBot(commands.Bot):
         # that root is `/mk`, already there. `override` lets the same group be added
         # again instead of raising CommandAlreadyRegistered.
         await self.add_cog(feature, override=True)
+
+    async def on_interaction(self, interaction: discord.Interaction[MountainBot]) -> None:
+        """Keep the language of each player's latest interaction (a command, a button):
+        their direct messages are written in it. Autocomplete says nothing new."""
+        if interaction.type == discord.InteractionType.autocomplete:
+            return
+        try:
+            await self.service.notifications.remember_language(
+                interaction.user.id, language_of(interaction.locale)
+            )
+        except StoreError as exc:
+            log.warning("user %s: their language could not be kept: %s", interaction.user.id, exc)
 
     async def report(self, interaction: discord.Interaction[MountainBot], error: Exception) -> None:
         """Answer a failed slash command or button press (the one error handler)."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from bot.i18n.catalogue import ENGLISH, N_, Messages
+from bot.words import listed_in
 from rules.content import load_content
 
 # the minerals in the order the scoring help lists their values
@@ -22,14 +23,6 @@ MINERALS = ("stone", "iron", "heartstone")
 # Discord refuses a message longer than 2000 characters
 HELP_LIMIT = 1900
 LOOKING_LIMIT = 1900
-
-
-def listed(items: Sequence[str], messages: Messages = ENGLISH) -> str:
-    """ "a, b and c" in the reader's language."""
-    if len(items) <= 1:
-        return "".join(items)
-    # TRANSLATORS: the end of a list: "{items}" is "a, b", "{last}" is "c"
-    return messages.gettext("{items} and {last}", items=", ".join(items[:-1]), last=items[-1])
 
 
 # --- /mk help ------------------------------------------------------------------------
@@ -180,7 +173,7 @@ def _scoring_help(messages: Messages) -> str:
     return messages.gettext(
         HELP_SCORING,
         tunnels=tunnels,
-        nothing=listed(nothing, messages),
+        nothing=listed_in(nothing, messages),
         first=first,
         second=second,
         set_size=tables.leftover_set_size,
@@ -295,12 +288,9 @@ HELP: dict[str, str] = {topic: help_text(topic) for topic in HELP_SOURCES}
 
 # --- looking commands ----------------------------------------------------------------
 
-SHARED = "Posted for the table below."
-NO_SEAT_YOU = "You have no seat in this game: name the player whose pyramid you want."
-
-
-def no_seat(name: str) -> str:
-    return f"{name} has no seat in this game."
+SHARED = N_("Posted for the table below.")
+NO_SEAT_YOU = N_("You have no seat in this game: name the player whose pyramid you want.")
+NO_SEAT = N_("{name} has no seat in this game.")
 
 
 def moment(phase: str, actions: int, messages: Messages = ENGLISH) -> str:
@@ -317,13 +307,24 @@ def moment(phase: str, actions: int, messages: Messages = ENGLISH) -> str:
 
 
 def caption(
-    game_id: int, subject: str, when: str, waiting: Sequence[str], *, drafting: bool = False
+    game_id: int,
+    subject: str,
+    when: str,
+    waiting: Sequence[str],
+    *,
+    drafting: bool = False,
+    messages: Messages = ENGLISH,
 ) -> str:
     """The line above a looking command's image: "Game #3 · the mountain · after 57
     actions · alice (Blue) to play"."""
-    parts = [f"Game #{game_id}", subject, when]
+    m = messages
+    parts = [m.gettext("Game #{game}", game=game_id), subject, when]
     if waiting:
-        parts.append(f"{listed(waiting)} {'still drafting' if drafting else 'to play'}")
+        players = listed_in(waiting, m)
+        if drafting:
+            parts.append(m.gettext("{players} still drafting", players=players))
+        else:
+            parts.append(m.gettext("{players} to play", players=players))
     return " · ".join(parts)[:LOOKING_LIMIT]
 
 
@@ -345,30 +346,42 @@ def scores_lines(honor: Iterable[tuple[Sequence[str], int]], messages: Messages 
 
 # --- hosting -------------------------------------------------------------------------
 
-# how Discord's client names each permission the bot asks for
+# how Discord's client names each permission the bot asks for (TRANSLATORS: as Discord's
+# client in your language names it)
 PERMISSION_NAMES: Mapping[str, str] = {
-    "view_channel": "View Channel",
-    "read_messages": "View Channel",  # discord.py's first name for the same flag
-    "send_messages": "Send Messages",
-    "send_messages_in_threads": "Send Messages in Threads",
-    "create_public_threads": "Create Public Threads",
-    "attach_files": "Attach Files",
-    "read_message_history": "Read Message History",
-    "manage_threads": "Manage Threads",
-    "embed_links": "Embed Links",
+    "view_channel": N_("View Channel"),
+    "read_messages": N_("View Channel"),  # discord.py's first name for the same flag
+    "send_messages": N_("Send Messages"),
+    "send_messages_in_threads": N_("Send Messages in Threads"),
+    "create_public_threads": N_("Create Public Threads"),
+    "attach_files": N_("Attach Files"),
+    "read_message_history": N_("Read Message History"),
+    "manage_threads": N_("Manage Threads"),
+    "embed_links": N_("Embed Links"),
 }
 
 
-def permission_name(flag: str) -> str:
-    return PERMISSION_NAMES.get(flag) or flag.replace("_", " ").title()
+def permission_name(flag: str, messages: Messages = ENGLISH) -> str:
+    """A permission as Discord's client names it, in the reader's language."""
+    name = PERMISSION_NAMES.get(flag)
+    if name is None:
+        return flag.replace("_", " ").title()
+    return messages.gettext(name)
 
 
-def missing_permissions_text(channel: str, flags: Sequence[str]) -> str:
+def missing_permissions_text(
+    channel: str, flags: Sequence[str], messages: Messages = ENGLISH
+) -> str:
     """`/mk new` refused: the bot lacks these permissions in this channel."""
-    names = listed([f"**{permission_name(f)}**" for f in flags])
-    many = "these permissions" if len(flags) > 1 else "this permission"
-    return (
-        f"I can't open a game in {channel}: I lack {names} there. Ask a server admin to"
-        f" give the bot {many} in this channel (or its category), then try again."
-        " Nothing was created."
+    names = listed_in([f"**{permission_name(f, messages)}**" for f in flags], messages)
+    return messages.ngettext(
+        "I can't open a game in {channel}: I lack {names} there. Ask a server admin to give"
+        " the bot this permission in this channel (or its category), then try again."
+        " Nothing was created.",
+        "I can't open a game in {channel}: I lack {names} there. Ask a server admin to give"
+        " the bot these permissions in this channel (or its category), then try again."
+        " Nothing was created.",
+        len(flags),
+        channel=channel,
+        names=names,
     )

@@ -37,6 +37,7 @@ from discord.ext import commands
 from bot.buttons import view_of
 from bot.client import MountainBot, game_language
 from bot.features.admin import MUTE, MuteButton
+from bot.i18n.catalogue import translator_for
 from bot.maintenance import backup_if_due, check_sample
 from bot.service import DueReminder
 from bot.store import StoreError
@@ -165,16 +166,19 @@ class Scheduler(commands.Cog):
 
     async def _remind(self, due: DueReminder) -> bool:
         """One reminder, by DM if the player opted in and DMs are open, else in the
-        game's thread. Whether it was delivered. In the game's language, a DM too."""
+        game's thread. Whether it was delivered. In the game's language in the thread;
+        a DM in the language the player last used (the game's if never seen)."""
         info = await self.bot.service.info(due.game_id)
         posts = game_language(info)
+        if due.dm_opt_in and due.user_id is not None:
+            theirs = translator_for(due.language or info.language)
+            user = self.bot.get_user(due.user_id) or await self.bot.fetch_user(due.user_id)
+            mute = view_of(MuteButton(due.game_id, due.turn, label=theirs.gettext(MUTE)))
+            with suppress(discord.HTTPException):
+                await user.send(reminder_text(due, theirs), view=mute)
+                return True
         text = reminder_text(due, posts)
         mute = view_of(MuteButton(due.game_id, due.turn, label=posts.gettext(MUTE)))
-        if due.dm_opt_in and due.user_id is not None:
-            user = self.bot.get_user(due.user_id) or await self.bot.fetch_user(due.user_id)
-            with suppress(discord.HTTPException):
-                await user.send(text, view=mute)
-                return True
         channel = await self.bot.thread_of(info)
         if channel is None:
             return False
@@ -189,7 +193,9 @@ class Scheduler(commands.Cog):
             user_id = digest.user_id
             try:
                 user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-                await user.send(digest_text(digest.games), allowed_mentions=NO_MENTIONS)
+                # in the language the player last used
+                text = digest_text(digest.games, translator_for(digest.language))
+                await user.send(text, allowed_mentions=NO_MENTIONS)
             except (discord.Forbidden, discord.NotFound) as exc:
                 log.warning(
                     "user %s: the daily digest was refused (%s); next one tomorrow", user_id, exc

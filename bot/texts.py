@@ -7,8 +7,9 @@ reads the same wherever it is built.
 
 Each text is in the message catalogue (`bot.i18n`): a function takes the `Messages` of
 the language to write in (English by default). What goes to the game's thread is in
-the game's language; a private answer in the reader's (`interaction.locale`). What the
-rules tell of an action (its story) is the engine's English.
+the game's language; a private answer in the reader's (`interaction.locale`); a direct
+message in the language the player last used. What the rules tell of an action (its
+story) is told by `bot.stories`, the game's words by `bot.words`.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from bot.service.owed import (
     StartPost,
     TurnPost,
 )
+from bot.service.protocol import StoryData
 from bot.service.results import (
     ActResult,
     DueReminder,
@@ -38,8 +40,10 @@ from bot.service.results import (
     called,
 )
 from bot.service.votes import VoteTally
+from bot.stories import is_end, question, story_text
+from bot.words import a_clan, amount, colour_name, counted, listed_in, symbol_name
 from rules.content import load_content
-from rules.story import article, counted, listed
+from rules.resources import Resource
 
 POST_LIMIT = 1900
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -71,27 +75,6 @@ def fit(text: str, limit: int = POST_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def listed_in(items: Sequence[str], messages: Messages = ENGLISH) -> str:
-    """ "a, b and c" in the reader's language."""
-    if len(items) <= 1:
-        return "".join(items)
-    # TRANSLATORS: the end of a list: "{items}" is "a, b", "{last}" is "c"
-    return messages.gettext("{items} and {last}", items=", ".join(items[:-1]), last=items[-1])
-
-
-def colour_name(label: str, messages: Messages = ENGLISH) -> str:
-    """A seat's colour as a name, capitalised: "Blue" (the colour stays the seat's
-    label in commands and notation)."""
-    names = {
-        "blue": messages.pgettext("colour", "Blue"),
-        "orange": messages.pgettext("colour", "Orange"),
-        "green": messages.pgettext("colour", "Green"),
-        "magenta": messages.pgettext("colour", "Magenta"),
-        "white": messages.pgettext("colour", "White"),
-    }
-    return names.get(label.lower()) or label[:1].upper() + label[1:]
-
-
 def called_in(label: str, name: str | None, ai: bool, messages: Messages = ENGLISH) -> str:
     """A seat as players read it (`results.called`) in a language: "alice (Blue)"."""
     colour = colour_name(label, messages)
@@ -102,6 +85,11 @@ def called_in(label: str, name: str | None, ai: bool, messages: Messages = ENGLI
             return messages.gettext("{name} ({colour}, AI)", name=name, colour=colour)
         return messages.gettext("{colour} (AI)", colour=colour)
     return messages.gettext("{name} ({colour})", name=name, colour=colour) if name else colour
+
+
+def _player(entry: LogEntry, messages: Messages) -> str:
+    """The player of a log entry as the reader calls them: "alice (Blue)"."""
+    return called_in(entry.label, entry.name, entry.ai, messages)
 
 
 def command(name: str, messages: Messages = ENGLISH) -> str:
@@ -171,12 +159,7 @@ def status_words(status: str, messages: Messages = ENGLISH) -> str:
         return messages.gettext("The game is over.")
     if status == "abandoned":
         return messages.gettext("The game was abandoned.")
-    return f"Status: {status}."
-
-
-def plural(count: int, word: str, many: str | None = None) -> str:
-    """The word for this many: "1 game", "3 games"."""
-    return word if count == 1 else (many or word + "s")
+    return messages.gettext("Status: {status}.", status=status)
 
 
 def team_lines(seats: Sequence[tuple[int | None, str]], messages: Messages = ENGLISH) -> list[str]:
@@ -248,17 +231,26 @@ def start_text(post: StartPost, messages: Messages = ENGLISH) -> str:
 
 def draft_text(hand: Sequence[str], messages: Messages = ENGLISH) -> str:
     """The two starting trolls in hand: what each produces and starts you with."""
+    m = messages
     content = load_content()
-    lines = [
-        messages.gettext("Keep one of these two starting trolls (the other stays in your hand):")
-    ]
+    lines = [m.gettext("Keep one of these two starting trolls (the other stays in your hand):")]
     for card_id in hand:
         card = content.trolls[card_id]
-        produce = listed([r.value if c is None else f"{c.value}-cart" for r, c in card.produce])
-        start = counted([r for r, _ in card.start])
+        makes = [
+            symbol_name(r.value if c is None else f"{c.value}-cart", m) for r, c in card.produce
+        ]
+        start = [r for r, _ in card.start]
+        troll = {"card": card_id, "clan": a_clan(card.clan, m), "makes": listed_in(makes, m)}
         lines.append(
-            f"• **{card_id}**, {article(card.clan.value.capitalize() + ' troll')}: makes {produce};"
-            f" you start with {start or 'nothing'}"
+            m.gettext(
+                "• **{card}**, {clan} troll: makes {makes}; you start with {start}",
+                **troll,
+                start=counted(start, m, as_object=True),
+            )
+            if start
+            else m.gettext(
+                "• **{card}**, {clan} troll: makes {makes}; you start with nothing", **troll
+            )
         )
     return "\n".join(lines)
 
@@ -290,23 +282,19 @@ def keep_label(card: str, slot: str) -> str:
 # --- acting ----------------------------------------------------------------------------
 
 
-def sentence(text: str) -> str:
-    """The text with a capital first letter (the rest as it is: "Dig a K3 tunnel")."""
-    return text[:1].upper() + text[1:]
-
-
 def done_text(
     reply: Reply | ActResult, *, post_pending: bool = False, messages: Messages = ENGLISH
 ) -> str:
     """The private answer to an accepted action, in the second person (`post_pending`:
-    a public post it made owed could not be sent yet), in the reader's language (what
-    the action did is the rules' English)."""
+    a public post it made owed could not be sent yet), in the reader's language."""
     m = messages
-    told = reply.told if isinstance(reply, ActResult) else reply.story
+    did = story_text(reply.told if isinstance(reply, ActResult) else reply.story, "you", m)
+    if not did:
+        did = story_text({"kind": "played", "notation": reply.notation}, "you", m)
     if reply.undone is not None:
-        text = m.gettext("Undone: your last action (you {did}) is taken back.", did=told)
+        text = m.gettext("Undone: your last action (you {did}) is taken back.", did=did)
     else:
-        text = m.gettext("Done: you {did}.", did=told or reply.story)
+        text = m.gettext("Done: you {did}.", did=did)
         if reply.turn_ended and not reply.game_over and reply.notation != "end":
             text += " " + m.gettext("Your turn is over.")
     if post_pending:
@@ -314,9 +302,9 @@ def done_text(
     return text
 
 
-def dig_question(question: str) -> str:
+def dig_question(story: StoryData, messages: Messages = ENGLISH) -> str:
     """The dig preview's question: "Dig a stone N5 tunnel on K3+K4 for 6 honor?"."""
-    return sentence(question) + "?"
+    return question(story, messages)
 
 
 def dig_refused(reason: str, messages: Messages = ENGLISH) -> str:
@@ -358,14 +346,11 @@ def called_to(names: str, phase: str, messages: Messages = ENGLISH) -> str:
     return messages.gettext("{players}: {call}.", players=names, call=call_words(phase, messages))
 
 
-ENDED = "ended their turn"
-
-
-def told(sentences: Sequence[str]) -> Sequence[str]:
-    """A turn's sentences as a post tells them: "ended their turn" only when the
-    player did nothing else (ending is how every turn ends)."""
-    rest = [s for s in sentences if s != ENDED]
-    return rest or sentences
+def told(stories: Sequence[StoryData], messages: Messages = ENGLISH) -> str:
+    """A turn's stories as a post tells them, "recruited ...; dug ...": "ended their
+    turn" only when the player did nothing else (ending is how every turn ends)."""
+    rest = [s for s in stories if not is_end(s)] or stories
+    return "; ".join(story_text(s, "they", messages) for s in rest)
 
 
 def turn_post_text(post: TurnPost, messages: Messages = ENGLISH) -> str:
@@ -374,7 +359,8 @@ def turn_post_text(post: TurnPost, messages: Messages = ENGLISH) -> str:
     calls to act next, in one line (after the last gate, everyone to the draft)."""
     m = messages
     lines = [
-        f"**{who(t.player, m)}** " + "; ".join(told(t.sentences)) + "."
+        # TRANSLATORS: a line of a turn post: the player in bold, then what they did
+        m.gettext("**{player}** {did}.", player=who(t.player, m), did=told(t.sentences, m))
         for t in post.lines
         if t.sentences
     ]
@@ -648,7 +634,15 @@ def log_text(entries: Sequence[LogEntry], messages: Messages = ENGLISH) -> str:
     """The last actions as the stories stored with them, newest last, with each
     action's notation (what `/mk act` takes)."""
     lines = [
-        f"{e.seq}. {e.who or e.label.capitalize()} {e.sentence} · `{e.notation}`" for e in entries
+        # TRANSLATORS: a line of /mk log: number, player, what they did, its notation
+        messages.gettext(
+            "{seq}. {player} {did} · `{notation}`",
+            seq=e.seq,
+            player=_player(e, messages),
+            did=story_text(e.told, "they", messages),
+            notation=e.notation,
+        )
+        for e in entries
     ]
     kept: list[str] = []
     size = 0
@@ -672,9 +666,13 @@ def status_text(
     """A player's private status: storage, what they can do now, what changed (and,
     given `language`, the language of the game's posts)."""
     m = messages
-    owned = ", ".join(f"{n} {m.pgettext('choice', r)}" for r, n in storage.items() if n)
+    owned = ", ".join(amount(Resource(r), n, m) for r, n in storage.items() if n)
     owned = owned or m.gettext("nothing")
-    changed = "\n".join(f"• {e.who or e.label.capitalize()} {e.sentence}" for e in changes[-15:])
+    changed = "\n".join(
+        # TRANSLATORS: a line of /mk status: a player and what they did
+        m.gettext("• {player} {did}", player=_player(e, m), did=story_text(e.told, "they", m))
+        for e in changes[-15:]
+    )
     changed = changed or "• " + m.gettext("nothing yet")
     can = ", ".join(f"`{command('draft' if k == 'keep' else k, m)}`" for k in kinds)
     lines = [
@@ -698,73 +696,102 @@ def status_text(
 # --- your games
 
 
-def game_link(game: GameInfo) -> str:
+def game_link(game: GameInfo, messages: Messages = ENGLISH) -> str:
     """The game's thread (or channel) as a mention, clickable in the server."""
     place = game.thread_id or game.channel_id
-    return f"<#{place}>" if place else "(no channel)"
+    return f"<#{place}>" if place else messages.gettext("(no channel)")
 
 
-def game_url(game: GameInfo) -> str:
+def game_url(game: GameInfo, messages: Messages = ENGLISH) -> str:
     """The game's thread as a link that also opens from a direct message."""
     place = game.thread_id or game.channel_id
     if place and game.guild_id:
         return f"https://discord.com/channels/{game.guild_id}/{place}"
-    return game_link(game)
+    return game_link(game, messages)
 
 
-def _names(seats: Sequence[SeatInfo]) -> str:
-    called_ = [s.called for s in seats]
-    if len(called_) <= 1:
-        return "".join(called_)
-    return ", ".join(called_[:-1]) + " and " + called_[-1]
-
-
-def _colour(seat: SeatInfo) -> str:
-    return seat.label[:1].upper() + seat.label[1:]
-
-
-def your_game_line(entry: YourGame, user_id: int) -> str:
+def your_game_line(entry: YourGame, user_id: int, messages: Messages = ENGLISH) -> str:
     """One game of `/mk games`: its number, its thread, your colour, whose move it is
     and since when."""
+    m = messages
     game, seat = entry.game, entry.seat
-    head = f"#{game.id} {game_link(game)}"
+    head = f"#{game.id} {game_link(game, m)}"
+    colour = colour_name(seat.label, m)
     if game.status == "open":
         joined = sum(1 for s in game.seats if s.user_id is not None or s.ai)
-        verb = "has" if joined == 1 else "have"
-        return f"{head} · lobby: {joined} of {game.seats_needed} players {verb} joined"
+        return m.ngettext(
+            "{game} · lobby: {joined} of {needed} players has joined",
+            "{game} · lobby: {joined} of {needed} players have joined",
+            joined,
+            game=head,
+            joined=joined,
+            needed=game.seats_needed,
+        )
+    when = timestamp(game.updated_at)
+    if game.status == "over":
+        return m.gettext(
+            "{game} · you were {colour} · over {when}", game=head, colour=colour, when=when
+        )
     if game.status != "active":
-        ended = "over" if game.status == "over" else "abandoned"
-        return f"{head} · you were {_colour(seat)} · {ended} {timestamp(game.updated_at)}"
-    line = f"{head} · you are {_colour(seat)}"
+        return m.gettext(
+            "{game} · you were {colour} · abandoned {when}", game=head, colour=colour, when=when
+        )
+    line = m.gettext("{game} · you are {colour}", game=head, colour=colour)
     if seat.controller_id != user_id:
-        line += " (a substitute plays your seat)"
+        line += " " + m.gettext("(a substitute plays your seat)")
     elif seat.autopilot:
-        line += " (the autopilot plays your seat)"
-    since = f" since {timestamp(entry.since)}" if entry.since else ""
+        line += " " + m.gettext("(the autopilot plays your seat)")
     if entry.your_move:
-        return f"▶ **{line} · your move**{since}"
+        if entry.since:
+            return m.gettext(
+                "▶ **{line} · your move** since {since}", line=line, since=timestamp(entry.since)
+            )
+        return m.gettext("▶ **{line} · your move**", line=line)
     if not entry.awaited:
         return line
-    return f"{line} · waiting for {_names(entry.awaited)}{since}"
+    waiting = listed_in([called_in(s.label, s.name, s.ai, m) for s in entry.awaited], m)
+    if entry.since:
+        return m.gettext(
+            "{line} · waiting for {players} since {since}",
+            line=line,
+            players=waiting,
+            since=timestamp(entry.since),
+        )
+    return m.gettext("{line} · waiting for {players}", line=line, players=waiting)
 
 
-def your_games_text(games: Sequence[YourGame], user_id: int, *, here: bool = True) -> str:
+def your_games_text(
+    games: Sequence[YourGame], user_id: int, *, here: bool = True, messages: Messages = ENGLISH
+) -> str:
     """`/mk games`: your games, your move first, cut to one message ("and N more")."""
-    where = "on this server" if here else "yet"
+    m = messages
     if not games:
-        return (
-            f"You have no games {where}. Open one with `/mk new` in a text channel, or press"
+        if here:
+            return m.gettext(
+                "You have no games on this server. Open one with `/mk new` in a text channel,"
+                " or press **Join** on a game's lobby message in its thread."
+            )
+        return m.gettext(
+            "You have no games yet. Open one with `/mk new` in a text channel, or press"
             " **Join** on a game's lobby message in its thread."
         )
     moves = sum(1 for g in games if g.your_move)
-    count = f"{moves} {'game awaits' if moves == 1 else 'games await'} your move"
-    header = f"**Your games{' here' if here else ''}** · {count if moves else 'none awaits you'}:"
+    if not moves:
+        count = m.gettext("none awaits you")
+    else:
+        count = m.ngettext(
+            "{count} game awaits your move", "{count} games await your move", moves, count=moves
+        )
+    if here:
+        header = m.gettext("**Your games here** · {count}:", count=count)
+    else:
+        header = m.gettext("**Your games** · {count}:", count=count)
     lines = [header]
     size = len(header)
     for n, entry in enumerate(games):
-        line = your_game_line(entry, user_id)
+        line = your_game_line(entry, user_id, m)
         left = len(games) - n
-        tail = f"…and {left} more."
+        tail = m.ngettext("…and {count} more.", "…and {count} more.", left, count=left)
         if size + 1 + len(line) + (0 if left == 1 else 1 + len(tail)) > POST_LIMIT:
             lines.append(tail)
             break
@@ -773,21 +800,39 @@ def your_games_text(games: Sequence[YourGame], user_id: int, *, here: bool = Tru
     return "\n".join(lines)
 
 
-def digest_text(games: Sequence[YourGame]) -> str:
+def digest_text(games: Sequence[YourGame], messages: Messages = ENGLISH) -> str:
     """The daily digest DM: "Your move in 3 games: #4 (link), #7 (link), #9 (link)."."""
-    count = "1 game" if len(games) == 1 else f"{len(games)} games"
-    head = f"Your move in {count}: "
-    foot = "\n`/mk games` lists all your games; `/mk notify digest:False` stops this message."
+    m = messages
+    total = len(games)
+    foot = "\n" + m.gettext(
+        "`/mk games` lists all your games; `/mk notify digest:False` stops this message."
+    )
+
+    def said(parts: list[str], left: int = 0) -> str:
+        links = ", ".join(parts)
+        if left:
+            links = m.ngettext(
+                "{links} and {count} more",
+                "{links} and {count} more",
+                left,
+                links=links,
+                count=left,
+            )
+        return m.ngettext(
+            "Your move in {count} game: {links}.",
+            "Your move in {count} games: {links}.",
+            total,
+            count=total,
+            links=links,
+        )
+
     parts: list[str] = []
-    size = len(head) + len(foot) + 1
     for n, entry in enumerate(games):
-        part = f"#{entry.game.id} ({game_url(entry.game)})"
-        tail = f" and {len(games) - n} more"
-        if size + len(part) + 2 + len(tail) > POST_LIMIT:
-            return head + ", ".join(parts) + tail + "." + foot
+        part = f"#{entry.game.id} ({game_url(entry.game, m)})"
+        if len(said([*parts, part], total - n - 1)) + len(foot) > POST_LIMIT:
+            return said(parts, total - n) + foot
         parts.append(part)
-        size += len(part) + 2
-    return head + ", ".join(parts) + "." + foot
+    return said(parts) + foot
 
 
 def notify_text(
@@ -796,21 +841,27 @@ def notify_text(
     quiet: tuple[int, int] | None,
     timezone: str,
     digest_at: datetime | None,
+    messages: Messages = ENGLISH,
 ) -> str:
     """What `/mk notify` saved: reminders, quiet hours (minutes after local midnight),
     time zone and the daily digest."""
+    m = messages
 
     def hhmm(minute: int) -> str:
         return f"{minute // 60:02d}:{minute % 60:02d}"
 
-    reminders = "by direct message" if dm else "in the game's thread"
-    hours = "none"
+    reminders = m.gettext("by direct message") if dm else m.gettext("in the game's thread")
+    hours = m.gettext("none")
     if quiet is not None and quiet[0] != quiet[1]:
         hours = f"{hhmm(quiet[0])}–{hhmm(quiet[1])}"
-    digest = "off"
+    digest = m.gettext("off")
     if digest_at is not None:
-        digest = f"on, the next one {timestamp(digest_at, 'F')}"
-    return (
-        f"Saved. Reminders come {reminders}; quiet hours: {hours} ({timezone});"
-        f" daily digest of the games awaiting your move: {digest}."
+        digest = m.gettext("on, the next one {when}", when=timestamp(digest_at, "F"))
+    return m.gettext(
+        "Saved. Reminders come {reminders}; quiet hours: {hours} ({timezone}); daily digest"
+        " of the games awaiting your move: {digest}.",
+        reminders=reminders,
+        hours=hours,
+        timezone=timezone,
+        digest=digest,
     )

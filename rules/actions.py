@@ -97,11 +97,15 @@ def parse_bundle(text: str) -> tuple[Resource, ...]:
     if not text:
         raise NotationError("Expected resources such as 2stone+iron, found nothing.")
     if len(text) > MAX_ACTION_LENGTH:
-        raise NotationError(f"A list of resources is at most {MAX_ACTION_LENGTH} characters.")
+        raise NotationError(
+            "A list of resources is at most {limit} characters.", limit=MAX_ACTION_LENGTH
+        )
     for item in text.split("+"):
         m = _BUNDLE_ITEM.match(item)
         if not m or m.group(2) not in RESOURCE_BY_NAME:
-            raise NotationError(f"{item!r} is not a resource (write e.g. 2stone or rune).")
+            raise NotationError(
+                "{item} is not a resource (write e.g. 2stone or rune).", item=repr(item)
+            )
         digits = m.group(1)
         if not digits:
             count = 1
@@ -110,11 +114,15 @@ def parse_bundle(text: str) -> tuple[Resource, ...]:
         else:
             count = int(digits)
         if not 1 <= count <= 99 or (m.group(1) and (count == 1 or m.group(1)[0] == "0")):
-            raise NotationError(f"{item!r}: write a count of 2 to 99 before the resource.")
+            raise NotationError(
+                "{item}: write a count of 2 to 99 before the resource.", item=repr(item)
+            )
         out.extend([RESOURCE_BY_NAME[m.group(2)]] * count)
     result = sort_resources(tuple(out))
     if format_bundle(result) != text:
-        raise NotationError(f"Write {text!r} as {format_bundle(result)!r}.")
+        raise NotationError(
+            "Write {text} as {fixed}.", text=repr(text), fixed=repr(format_bundle(result))
+        )
     return result
 
 
@@ -219,7 +227,7 @@ def parse_cells(text: str) -> tuple[tuple[str, ...], str | None]:
     for item in text.split("+"):
         cell = item.removesuffix("*")
         if not _CELL.match(cell):
-            raise NotationError(f"{item!r} is not a cell such as F7.")
+            raise NotationError("{item} is not a cell such as F7.", item=repr(item))
         if item.endswith("*"):
             if mark is not None:
                 raise NotationError("Mark only one cell with '*'.")
@@ -229,7 +237,9 @@ def parse_cells(text: str) -> tuple[tuple[str, ...], str | None]:
     if len(set(result)) != len(result):
         raise NotationError("A cell is listed twice.")
     if format_cells(result, mark) != text:
-        raise NotationError(f"List the cells in reading order: {format_cells(result, mark)}.")
+        raise NotationError(
+            "List the cells in reading order: {cells}.", cells=format_cells(result, mark)
+        )
     return result, mark
 
 
@@ -352,12 +362,13 @@ def parse_pay_item(text: str) -> Pay:
     what, sep, source = text.partition("@")
     if not sep or source not in SOURCES:
         raise NotationError(
-            f"{text!r} should be a resource and where it comes from, e.g. coin@A1 or rune@store."
+            "{text} should be a resource and where it comes from, e.g. coin@A1 or rune@store.",
+            text=repr(text),
         )
     try:
         resource, clan = parse_symbol(what)
     except KeyError:
-        raise NotationError(f"{what!r} is not a resource.") from None
+        raise NotationError("{what} is not a resource.", what=repr(what)) from None
     if clan is not None and source == STORE:
         raise NotationError("Carts in storage are wild: write cart@store.")
     return Pay(resource, source, clan)
@@ -375,7 +386,7 @@ def _split_pay(words: list[str]) -> tuple[list[str], Payment]:
 
 def _expect(words: list[str], n: int, usage: str) -> None:
     if len(words) != n:
-        raise NotationError(f"Expected: {usage}")
+        raise NotationError("Expected: {usage}", usage=usage)
 
 
 def parse_action(text: str) -> Action:
@@ -384,7 +395,9 @@ def parse_action(text: str) -> Action:
         raise NotationError("An action must be text.")
     if len(text) > MAX_ACTION_LENGTH:
         raise NotationError(
-            f"An action is at most {MAX_ACTION_LENGTH} characters; this one has {len(text)}."
+            "An action is at most {limit} characters; this one has {length}.",
+            limit=MAX_ACTION_LENGTH,
+            length=len(text),
         )
     words = text.split()
     if not words:
@@ -393,12 +406,12 @@ def parse_action(text: str) -> Action:
         raise NotationError("Separate the words of an action with single spaces.")
     for w in words:
         if not _WORD.match(w):
-            raise NotationError(f"Unexpected characters in {w!r}.")
+            raise NotationError("Unexpected characters in {word}.", word=repr(w))
     verb, rest = words[0], words[1:]
     if verb == "keep":
         _expect(rest, 2, "keep <card> <slot>, e.g. keep blue-3 A2")
         if rest[1] not in PYRAMID_ROWS[0]:
-            raise NotationError(f"{rest[1]!r} is not a bottom-row slot (A1 to A4).")
+            raise NotationError("{slot} is not a bottom-row slot (A1 to A4).", slot=repr(rest[1]))
         return Keep(rest[0], rest[1])
     if verb == "gate":
         _expect(rest, 1, "gate <start point>, e.g. gate W1")
@@ -406,7 +419,7 @@ def parse_action(text: str) -> Action:
     if verb == "cast":
         rest, pay = _split_pay(rest)
         if not rest:
-            raise NotationError("Expected: cast <spell> [choices] [pay ...]")
+            raise NotationError("Expected: {usage}", usage="cast <spell> [choices] [pay ...]")
         return Cast(rest[0], tuple(rest[1:]), pay)
     if verb == "use":
         rest, pay = _split_pay(rest)
@@ -432,16 +445,20 @@ def parse_action(text: str) -> Action:
     if verb == "recruit":
         rest, pay = _split_pay(rest)
         if len(rest) not in (2, 3):
-            raise NotationError("Expected: recruit <horde slot> <pyramid slot> [pedestal clan]")
+            raise NotationError(
+                "Expected: {usage}", usage="recruit <horde slot> <pyramid slot> [pedestal clan]"
+            )
         if not _HORDE_SLOT.match(rest[0]):
-            raise NotationError(f"{rest[0]!r} is not a horde slot (1.1 to 3.3).")
+            raise NotationError("{slot} is not a horde slot (1.1 to 3.3).", slot=repr(rest[0]))
         if rest[1] not in PYRAMID_SLOTS:
-            raise NotationError(f"{rest[1]!r} is not a pyramid slot (A1 to D1).")
+            raise NotationError("{slot} is not a pyramid slot (A1 to D1).", slot=repr(rest[1]))
         pedestal = None
         if len(rest) == 3:
             clan = CLAN_BY_NAME.get(rest[2])
             if clan not in STATUE_CLANS:
-                raise NotationError(f"{rest[2]!r} is not a pedestal clan (fire, ice or moon).")
+                raise NotationError(
+                    "{clan} is not a pedestal clan (fire, ice or moon).", clan=repr(rest[2])
+                )
             pedestal = clan
         return Recruit(rest[0], rest[1], pedestal, pay)
     if verb == "dig":
@@ -464,8 +481,9 @@ def parse_action(text: str) -> Action:
         _expect(rest, 0, "end")
         return EndTurn()
     raise NotationError(
-        f"Unknown action {verb!r}; expected one of keep, gate, cast, use, trade, recruit, dig,"
-        " hall, move, end."
+        "Unknown action {verb}; expected one of keep, gate, cast, use, trade, recruit, dig,"
+        " hall, move, end.",
+        verb=repr(verb),
     )
 
 
@@ -475,18 +493,20 @@ def parse_dig_words(words: list[str], pay: Payment = None) -> Dig:
         "dig <tile> <cells, anchor marked *> <mineral> [pedestal <clan>] [workshop <site>=<name>]"
     )
     if len(words) < 3:
-        raise NotationError(f"Expected: {usage}")
+        raise NotationError("Expected: {usage}", usage=usage)
     shape, cells_text, mineral_text, *more = words
     cells, anchor = parse_cells(cells_text)
     mineral = RESOURCE_BY_NAME.get(mineral_text)
     if mineral is None or not mineral.is_mineral:
-        raise NotationError(f"{mineral_text!r} is not a mineral (stone, iron or heartstone).")
+        raise NotationError(
+            "{mineral} is not a mineral (stone, iron or heartstone).", mineral=repr(mineral_text)
+        )
     pedestal = None
     sites: list[tuple[str, str]] = []
     i = 0
     while i < len(more):
         if i + 1 >= len(more) or more[i] not in ("pedestal", "workshop"):
-            raise NotationError(f"Expected: {usage}")
+            raise NotationError("Expected: {usage}", usage=usage)
         key, value = more[i], more[i + 1]
         if key == "pedestal":
             clan = CLAN_BY_NAME.get(value)

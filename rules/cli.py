@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from rules import steps
-from rules.errors import RulesError
+from rules.errors import RecordError, RulesError
 from rules.game import (
     MAX_RECORD_BYTES,
     SEED_MAX,
@@ -149,14 +149,14 @@ def _read_record(path: Path) -> Any:
     with path.open("rb") as file:
         size = _regular_file_size(file.fileno())
         if size is not None and size > MAX_RECORD_BYTES:
-            raise RulesError(f"{path}: {record_too_large(size)}")
+            raise RecordError(f"{path}: {record_too_large(size)}")
         data = file.read(MAX_RECORD_BYTES + 1)
     if len(data) > MAX_RECORD_BYTES:
-        raise RulesError(f"{path}: {record_too_large()}")
+        raise RecordError(f"{path}: {record_too_large()}")
     try:
         return record_from_bytes(data)
     except RulesError as exc:
-        raise RulesError(f"{path}: {exc.message}") from None
+        raise RecordError(f"{path}: {exc.message}") from None
 
 
 def _regular_file_size(fd: int) -> int | None:

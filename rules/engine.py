@@ -36,7 +36,7 @@ from rules.actions import (
     action_kind,
 )
 from rules.content import load_content
-from rules.errors import IllegalActionError
+from rules.errors import IllegalActionError, Listed, Named, Phrase
 from rules.payment import gain, resolve_payment, spend
 from rules.pyramid import new_troll
 from rules.state import State, Turn
@@ -68,7 +68,7 @@ def _apply(state: State, seat: int, action: Action, *, checked: bool) -> None:
     kind = action_kind(action)
     if checked:
         if not 0 <= seat < len(state.players):
-            raise IllegalActionError(f"There is no seat {seat}.", "no_such_seat")
+            raise IllegalActionError("There is no seat {seat}.", "no_such_seat", seat=seat)
         steps.check(state, seat, kind)
     barrier = False
     if isinstance(action, Keep):
@@ -113,11 +113,15 @@ def _keep(state: State, seat: int, action: Keep) -> None:
     player = state.players[seat]
     if action.card not in player.draft_hand:
         raise IllegalActionError(
-            f"{action.card} is not in your hand (you hold {' and '.join(player.draft_hand)}).",
+            "{card} is not in your hand (you hold {hand}).",
             "not_in_hand",
+            card=action.card,
+            hand=Listed(tuple(player.draft_hand)),
         )
     if action.slot in player.pyramid:
-        raise IllegalActionError(f"Slot {action.slot} already holds a troll.", "slot_taken")
+        raise IllegalActionError(
+            "Slot {slot} already holds a troll.", "slot_taken", slot=action.slot
+        )
     player.draft_hand.remove(action.card)
     player.pyramid[action.slot] = new_troll(action.card)
     gain(state, seat, [r for r, _ in content.trolls[action.card].start])
@@ -149,18 +153,25 @@ def _gate(state: State, seat: int, action: PlaceGate) -> None:
     point = points.get(action.point)
     if point is None:
         raise IllegalActionError(
-            f"There is no start point {action.point} on the {side.name.lower()}.", "no_such_point"
+            "There is no start point {point} on this side of the board ({side}).",
+            "no_such_point",
+            point=action.point,
+            side=Named("side", side.id, side.name.lower()),
         )
     allowed = allowed_gate_counts(state)
     if not allowed & set(point.players):
         raise IllegalActionError(
-            f"Start point {point.id} is for {' or '.join(map(str, point.players))} players;"
-            f" use one marked {' or '.join(map(str, sorted(allowed)))}.",
+            "Start point {point} is for {counts} players; use one marked {allowed}.",
             "wrong_point",
+            point=point.id,
+            counts=Listed(tuple(point.players), "or"),
+            allowed=Listed(tuple(sorted(allowed)), "or"),
         )
     taken_cells = {points[p].cell for p in state.board.gates}
     if action.point in state.board.gates or point.cell in taken_cells:
-        raise IllegalActionError(f"Start point {point.id} already has a gate.", "point_taken")
+        raise IllegalActionError(
+            "Start point {point} already has a gate.", "point_taken", point=point.id
+        )
     mountain.add_piece(state, "gate", action.point, seat, [point.cell])
     if seat + 1 < len(state.players):
         state.gate_seat = seat + 1
@@ -205,10 +216,12 @@ def _trade(state: State, seat: int, action: Trade) -> None:
     rate = load_content().pieces.trade_rate
     if len(action.give) != rate:
         raise IllegalActionError(
-            f"A trade with the supply takes exactly {rate} resources, not {len(action.give)}.",
+            "A trade with the supply takes exactly {rate} resources, not {given}.",
             "bad_trade",
+            rate=rate,
+            given=len(action.give),
         )
-    tokens = resolve_payment(state, seat, action.give, action.pay, what="the trade")
+    tokens = resolve_payment(state, seat, action.give, action.pay, what=Phrase("the trade"))
     spend(state, seat, tokens)
     gain(state, seat, [action.get])
 

@@ -1,20 +1,108 @@
 """The errors the engine raises. All of them are `ValueError`s with a sentence a player
-understands and a short machine `code` the bot and tests can match on."""
+understands and a short machine `code` the bot and tests can match on.
+
+The sentence is a template with named `{fields}` and the values that fill them
+(`params`), like a message of a gettext catalogue: `str(error)` is the English sentence,
+and the bot tells the same refusal in the reader's language from the template and the
+values (`bot.refusals`). So a template is always a plain string literal at the place it
+is raised (the bot's catalogue finds it there), never an f-string.
+
+A value that is a word of the game, not a literal (a clan, a resource, a tier, a
+spell's name), is given as what it is (`Resource`, `Clan`, `Named`), so the bot can
+name it in the reader's language; a list as `Listed`, resources counted as `Amounts`,
+and a part of a sentence with its own words as a `Phrase`.
+
+    >>> error = IllegalActionError("{cell} is already dug.", "occupied", "F7")
+    >>> str(error), error.template, error.params
+    ('F7 is already dug.', '{cell} is already dug.', {'cell': 'F7'})
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """A word of the game by its id, named in the reader's language by the bot: a
+    `tier` (1-5), a `spell`, `workshop`, `hall` or `side` (by id), a seat's `colour`,
+    a `piece` on the board, a produce `symbol` (`fire-cart`). `english` is how the
+    English sentence says it."""
+
+    kind: str
+    id: str
+    english: str
+
+    def __str__(self) -> str:
+        return self.english
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """Items in a sentence: "a, b and c" ("or": "a, b or c"; ",": "a, b, c")."""
+
+    items: tuple[object, ...]
+    conjunction: Literal["and", "or", ","] = "and"
+
+    def __str__(self) -> str:
+        words = [str(i) for i in self.items]
+        if self.conjunction == "," or len(words) <= 1:
+            return ", ".join(words)
+        return ", ".join(words[:-1]) + f" {self.conjunction} " + words[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class Amounts:
+    """Resources with a count each, in order: (resource id, count); the id None is
+    any resource. English: "2 stone, 1 resource"."""
+
+    counts: tuple[tuple[str | None, int], ...]
+
+    def __str__(self) -> str:
+        return ", ".join(f"{n} {name or 'resource'}" for name, n in self.counts)
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """A part of a sentence told from its own template: what a payment is for ("the
+    trade"), why a spell's choice is refused. Its template is marked where it is
+    written, as a refusal's is."""
+
+    template: str
+    params: Mapping[str, object] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return filled(self.template, self.params)
+
+
+def filled(template: str, params: Mapping[str, object]) -> str:
+    """The template with its fields filled in English."""
+    return template.format(**{k: str(v) for k, v in params.items()}) if params else template
+
 
 class RulesError(ValueError):
-    """Base class: something asked of the engine cannot be done."""
+    """Base class: something asked of the engine cannot be done. `template` and
+    `params` make the sentence (see the module's docstring); `cell` is the board cell
+    the problem is at, when there is one (a `{cell}` of the template, if not given)."""
 
     code = "rules"
     cell: str | None = None  # the board cell the problem is at, when there is one
 
-    def __init__(self, message: str, code: str | None = None, cell: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self, message: str, code: str | None = None, cell: str | None = None, /, **params: object
+    ) -> None:
+        if cell is not None:
+            params.setdefault("cell", cell)
+        text = filled(message, params)
+        # a sentence starts with a capital, whatever fills its first field ("the trade")
+        super().__init__(text[:1].upper() + text[1:])
         if code is not None:
             self.code = code
         self.cell = cell
+        self.template = message
+        self.params: dict[str, object] = params
 
     @property
     def message(self) -> str:
@@ -53,6 +141,20 @@ class UndoError(RulesError):
 
 class RecordError(NotationError):
     """A game record (file or JSON) that is too large, too deep, not UTF-8 or not of
-    the expected shape."""
+    the expected shape (told to whoever loads it: the host, not a player)."""
 
     code = "record"
+
+
+# the classes whose first argument is a template of the bot's catalogue
+TOLD_TO_PLAYERS = (
+    "RulesError",
+    "NotationError",
+    "ConfigError",
+    "IllegalActionError",
+    "NotYourTurnError",
+    "GameOverError",
+    "UndoError",
+    "Refusal",
+    "Phrase",
+)

@@ -8,7 +8,7 @@ from functools import cache
 
 from rules.actions import DedicateHall
 from rules.content import load_content
-from rules.errors import IllegalActionError
+from rules.errors import IllegalActionError, Named
 from rules.grid import parse_cell
 from rules.mountain import Geometry, add_piece, check_on_mountain, geo, networks, own_network
 from rules.shapes import Variant, hall_variants, match_variant
@@ -53,7 +53,9 @@ def check_hall(state: State, seat: int, action: DedicateHall) -> None:
     if action.hall not in state.halls_left:
         known = {h.id for h in content.halls}
         if action.hall not in known:
-            raise IllegalActionError(f"There is no great hall {action.hall!r}.", "no_such_hall")
+            raise IllegalActionError(
+                "There is no great hall {hall}.", "no_such_hall", hall=repr(action.hall)
+            )
         raise IllegalActionError("That great hall has already been dedicated.", "hall_taken")
     for cell in action.cells:
         check_on_mountain(g, cell)
@@ -69,14 +71,17 @@ def check_hall(state: State, seat: int, action: DedicateHall) -> None:
         piece = nets.piece_at(cell)
         if piece is None:
             raise IllegalActionError(
-                f"{cell} is not a tunnel: a great hall must lie on tunnels.", "not_tunnel"
+                "{cell} is not a tunnel: a great hall must lie on tunnels.", "not_tunnel", cell=cell
             )
         if piece.kind != "tunnel":
             raise IllegalActionError(
-                f"A great hall may not cover a {piece.kind} ({cell}).", "not_tunnel"
+                "A great hall may not cover a {piece} ({cell}).",
+                "not_tunnel",
+                piece=Named("piece", piece.kind, piece.kind),
+                cell=cell,
             )
         if not (1 << g.bit(cell)) & own:
-            raise IllegalActionError(f"{cell} is not in your network.", "not_yours")
+            raise IllegalActionError("{cell} is not in your network.", "not_yours", cell=cell)
 
 
 def dedicate_hall(state: State, seat: int, action: DedicateHall, *, checked: bool = True) -> None:

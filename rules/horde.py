@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from rules.actions import Recruit
 from rules.content import load_content
-from rules.errors import IllegalActionError
+from rules.errors import IllegalActionError, Listed, Phrase
 from rules.payment import ANY, owned_counts, resolve_payment, spend
 from rules.pyramid import (
     ALL_HORDE_SLOTS,
@@ -61,15 +61,27 @@ def recruit(state: State, seat: int, action: Recruit) -> None:
     if len(player.pyramid) >= content.pieces.pyramid_size:
         raise IllegalActionError("Your pyramid is complete: you must dig instead.", "pyramid_full")
     if action.horde not in ALL_HORDE_SLOTS:
-        raise IllegalActionError(f"There is no horde slot {action.horde}.", "no_such_slot")
+        raise IllegalActionError(
+            "There is no horde slot {horde}.", "no_such_slot", horde=action.horde
+        )
     source = slot_at(state, action.horde)
     if source.card is None:
-        raise IllegalActionError(f"Horde slot {action.horde} is empty.", "empty_slot")
+        raise IllegalActionError("Horde slot {horde} is empty.", "empty_slot", horde=action.horde)
     if action.slot not in open_slots(player):
+        slots = open_slots(player)
+        if not slots:
+            raise IllegalActionError(
+                "A recruit must stand on two trolls in an empty slot; {slot} is not one"
+                " (none is open).",
+                "bad_slot",
+                slot=action.slot,
+            )
         raise IllegalActionError(
-            f"A recruit must stand on two trolls in an empty slot; {action.slot} is not one"
-            f" (open: {', '.join(open_slots(player)) or 'none'}).",
+            "A recruit must stand on two trolls in an empty slot; {slot} is not one"
+            " (open: {open}).",
             "bad_slot",
+            slot=action.slot,
+            open=Listed(tuple(slots), ","),
         )
     is_top = action.horde.startswith("3.")
     # "If it was a Level-3 troll you *may* ... take a remaining pedestal of your
@@ -77,13 +89,16 @@ def recruit(state: State, seat: int, action: Recruit) -> None:
     if is_top and state.bag:
         if action.pedestal is not None and action.pedestal.value not in state.bag:
             raise IllegalActionError(
-                f"There is no {action.pedestal.value} pedestal left in the bag.", "no_pedestal"
+                "There is no {clan} pedestal left in the bag.", "no_pedestal", clan=action.pedestal
             )
     elif action.pedestal is not None:
+        if is_top:
+            raise IllegalActionError(
+                "Only a level-3 recruit lets you choose a pedestal (and the bag is empty).",
+                "no_pedestal_choice",
+            )
         raise IllegalActionError(
-            "Only a level-3 recruit lets you choose a pedestal"
-            + (" (and the bag is empty)." if is_top else "."),
-            "no_pedestal_choice",
+            "Only a level-3 recruit lets you choose a pedestal.", "no_pedestal_choice"
         )
     targets = bribed_slots(state, action.horde, flags)
     tokens = resolve_payment(
@@ -91,7 +106,7 @@ def recruit(state: State, seat: int, action: Recruit) -> None:
         seat,
         bribe_need(state, action.horde, flags),
         action.pay,
-        what=f"the bribes for {action.horde}",
+        what=Phrase("the bribes for {horde}", {"horde": action.horde}),
     )
 
     # -- everything is checked: carry it out ----------------------------------------

@@ -20,13 +20,18 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 
 from rules.content import load_content
-from rules.errors import IllegalActionError
+from rules.errors import IllegalActionError, Named
 from rules.grid import cell_name, parse_cell
 from rules.resources import RESOURCE_BY_NAME, Resource
 from rules.state import Board, Piece, State
 
 GUARD = 6  # wider than any shape
 TIER_NAMES = ("dark gray", "gray", "brown", "orange", "yellow")
+
+
+def tier_named(tier: int) -> Named:
+    """A tier (1 outside to 5 beside the Heart) as a refusal names it: by its colour."""
+    return Named("tier", str(tier), TIER_NAMES[tier - 1])
 
 
 @dataclass(frozen=True)
@@ -191,10 +196,10 @@ def add_piece(
 def check_on_mountain(g: Geometry, cell: str) -> None:
     """Refuse a cell off the mountain or on its Heart (which nothing may cover)."""
     if cell not in g.bits:
-        raise IllegalActionError(f"{cell} is off the mountain.", "off_board", cell)
+        raise IllegalActionError("{cell} is off the mountain.", "off_board", cell)
     if (1 << g.bit(cell)) & g.heart:
         raise IllegalActionError(
-            f"{cell} is the Heart of the Mountain: nothing may cover it.", "heart", cell
+            "{cell} is the Heart of the Mountain: nothing may cover it.", "heart", cell
         )
 
 

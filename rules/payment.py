@@ -27,11 +27,13 @@ from itertools import compress
 
 from rules.actions import PYRAMID_SLOTS, STORE, Pay, Payment
 from rules.content import load_content
-from rules.errors import IllegalActionError
+from rules.errors import Amounts, IllegalActionError, Named, Phrase
 from rules.resources import RESOURCE_BY_NAME, RESOURCES, Resource, symbol_name
 from rules.state import State
 
 ANY = None  # a requirement that any resource can satisfy
+# what a payment is for, when the caller does not say
+THAT = Phrase("that")
 
 
 def clan_carts_pay(state: State) -> bool:
@@ -104,7 +106,7 @@ def resolve_payment(
     explicit: Payment,
     *,
     wild_carts_only: bool = False,
-    what: str = "that",
+    what: Phrase = THAT,
     reserved: Iterable[Pay] = (),
 ) -> list[Pay]:
     """Check a payment against a requirement and return the exact tokens to spend.
@@ -148,12 +150,13 @@ def gain(state: State, seat: int, resources: Iterable[Resource]) -> None:
         storage[res.value] = storage.get(res.value, 0) + 1
 
 
-def describe_need(need: list[Resource | None]) -> str:
-    counts: Counter[str] = Counter("resource" if r is None else r.value for r in need)
-    return ", ".join(f"{n} {name}" for name, n in counts.items())
+def describe_need(need: list[Resource | None]) -> Amounts:
+    """What a requirement asks for: "2 stone, 1 resource" (`ANY` is any resource)."""
+    counts: Counter[str | None] = Counter(None if r is None else r.value for r in need)
+    return Amounts(tuple(counts.items()))
 
 
-def _default(pool: list[Pay], need: list[Resource | None], what: str) -> list[Pay]:
+def _default(pool: list[Pay], need: list[Resource | None], what: Phrase) -> list[Pay]:
     used = [False] * len(pool)
     chosen: list[Pay] = []
     specific = [r for r in need if r is not None]
@@ -166,9 +169,11 @@ def _default(pool: list[Pay], need: list[Resource | None], what: str) -> list[Pa
         else:
             have = sum(1 for t in pool if t.resource == res)
             raise IllegalActionError(
-                f"You cannot pay for {what}: it needs {specific.count(res)} {res.value}"
-                f" and you have {have}.",
+                "You cannot pay for {what}: it needs {need} and you have {have}.",
                 "cannot_afford",
+                what=what,
+                need=Amounts(((res.value, specific.count(res)),)),
+                have=have,
             )
     n_any = len(need) - len(specific)
     if n_any:
@@ -183,7 +188,10 @@ def _default(pool: list[Pay], need: list[Resource | None], what: str) -> list[Pa
                     n_any -= 1
         if n_any:
             raise IllegalActionError(
-                f"You cannot pay for {what}: it needs {len(need)} resources.", "cannot_afford"
+                "You cannot pay for {what}: it needs {need}.",
+                "cannot_afford",
+                what=what,
+                need=Amounts(((None, len(need)),)),
             )
     return chosen
 
@@ -195,51 +203,77 @@ def _check_explicit(
     need: list[Resource | None],
     items: list[Pay],
     wild_only: bool,
-    what: str,
+    what: Phrase,
 ) -> list[Pay]:
     if len(items) != len(need):
         raise IllegalActionError(
-            f"{what.capitalize()} costs {describe_need(need)}: name exactly {len(need)}"
-            f" resources to pay, not {len(items)}.",
+            "{what} costs {need}: name exactly {count} resources to pay, not {named}.",
             "wrong_payment",
+            what=what,
+            need=describe_need(need),
+            count=len(need),
+            named=len(items),
         )
     wanted = Counter(r for r in need if r is not None)
     given = Counter(t.resource for t in items)
     for res, n in wanted.items():
         if given[res] < n:
             raise IllegalActionError(
-                f"{what.capitalize()} costs {describe_need(need)}; your payment has"
-                f" {given[res]} {res.value}.",
+                "{what} costs {need}; your payment has {given}.",
                 "wrong_payment",
+                what=what,
+                need=describe_need(need),
+                given=Amounts(((res.value, given[res]),)),
             )
     if sum(wanted.values()) == len(need) and given != wanted:
         raise IllegalActionError(
-            f"{what.capitalize()} costs exactly {describe_need(need)}.", "wrong_payment"
+            "{what} costs exactly {need}.", "wrong_payment", what=what, need=describe_need(need)
         )
     pool = Counter(pool_list)
     for tok in items:
         if tok.cart_clan is not None and tok.source != STORE:
             if wild_only:
                 raise IllegalActionError(
-                    f"Only wild carts may be spent here, not the {tok.cart_clan.value} cart on"
-                    f" {tok.source}.",
+                    "Only wild carts may be spent here, not the {clan} cart on {slot}.",
                     "clan_cart",
+                    clan=tok.cart_clan,
+                    slot=tok.source,
                 )
             if not clan_carts_pay(state):
-                clan = tok.cart_clan.value
                 raise IllegalActionError(
-                    f"The {clan} cart on {tok.source} may only move a {clan.capitalize()}"
-                    f" statue; it cannot pay for {what}.",
+                    "The {clan} cart on {slot} may only move a {Clan} statue; it cannot pay for"
+                    " {what}.",
                     "clan_cart",
+                    clan=tok.cart_clan,
+                    Clan=Named("clan", tok.cart_clan.value, tok.cart_clan.value.capitalize()),
+                    slot=tok.source,
+                    what=what,
                 )
         if pool[tok] <= 0:
-            raise IllegalActionError(_missing(tok), "not_owned")
+            raise _missing(tok)
         pool[tok] -= 1
     return items
 
 
-def _missing(tok: Pay) -> str:
-    name = symbol_name(tok.resource, tok.cart_clan)
+def not_holding(item: Pay) -> IllegalActionError:
+    """The refusal of a resource taken from a troll that does not hold it."""
+    return IllegalActionError(
+        "Your troll on {slot} is not holding that {resource}.",
+        "not_owned",
+        slot=item.source,
+        resource=item.resource,
+    )
+
+
+def _missing(tok: Pay) -> IllegalActionError:
     if tok.source == STORE:
-        return f"You do not have that many {tok.resource.value} in storage."
-    return f"Your troll on {tok.source} is not holding a {name}."
+        return IllegalActionError(
+            "You do not have that many {resource} in storage.", "not_owned", resource=tok.resource
+        )
+    name = symbol_name(tok.resource, tok.cart_clan)
+    return IllegalActionError(
+        "Your troll on {slot} is not holding a {symbol}.",
+        "not_owned",
+        slot=tok.source,
+        symbol=Named("symbol", name, name),
+    )

@@ -53,11 +53,11 @@ from rules.content import (
     UnburdenEffect,
     load_content,
 )
-from rules.errors import IllegalActionError, NotationError, RulesError
+from rules.errors import IllegalActionError, Listed, Named, NotationError, Phrase, RulesError
 from rules.horde import refill, slot_at
-from rules.payment import available_tokens, gain, resolve_payment, spend
+from rules.payment import available_tokens, gain, not_holding, resolve_payment, spend
 from rules.pyramid import ALL_HORDE_SLOTS, activate, cascade, new_troll
-from rules.resources import MINERALS, RESOURCE_BY_NAME, Resource
+from rules.resources import MINERALS, RESOURCE_BY_NAME, Clan, Resource
 from rules.state import State
 
 E = TypeVar("E")
@@ -121,7 +121,11 @@ class GainChoice(EffectRule[GainChoiceEffect]):
         args = action.args
         options = [bundle_arg(o) for o in effect.options]
         if len(args) != 1 or args[0] not in options:
-            raise _bad(name, "choose one of " + ", ".join(options))
+            raise _bad(
+                action,
+                name,
+                Phrase("choose one of {options}", {"options": Listed(tuple(options), ",")}),
+            )
         gained = parse_bundle(args[0])
         return Prepared([], [], lambda: gain(state, seat, gained))
 
@@ -139,7 +143,7 @@ class TurnFlag(EffectRule[TurnFlagEffect]):
         self, state: State, seat: int, action: Cast, effect: TurnFlagEffect, name: str
     ) -> Prepared:
         if action.args:
-            raise _bad(name, "it takes no choices")
+            raise _bad(action, name, Phrase("it takes no choices"))
         turn = state.turn
         assert turn is not None
         flag = effect.flag
@@ -163,12 +167,16 @@ class Transmute(EffectRule[TransmuteEffect]):
     ) -> Prepared:
         args = action.args
         if len(args) != 1:
-            raise _bad(name, f"write e.g. 3stone>iron (up to {effect.max})")
+            raise _bad(
+                action, name, Phrase("write e.g. 3stone>iron (up to {max})", {"max": effect.max})
+            )
         give_text, sep, to = args[0].partition(">")
         try:
             give = parse_bundle(give_text)
         except NotationError:
-            raise _bad(name, f"write e.g. 3stone>iron (up to {effect.max})") from None
+            raise _bad(
+                action, name, Phrase("write e.g. 3stone>iron (up to {max})", {"max": effect.max})
+            ) from None
         if (
             not sep
             or to not in RESOURCE_BY_NAME
@@ -179,8 +187,16 @@ class Transmute(EffectRule[TransmuteEffect]):
             or len(give) > effect.max
             or (effect.neighbours_only and not neighbour_minerals(give[0], RESOURCE_BY_NAME[to]))
         ):
-            kind = "the neighbouring mineral" if effect.neighbours_only else "another mineral"
-            raise _bad(name, f"change up to {effect.max} of one mineral into {kind}")
+            if effect.neighbours_only:
+                why = Phrase(
+                    "change up to {max} of one mineral into the neighbouring mineral",
+                    {"max": effect.max},
+                )
+            else:
+                why = Phrase(
+                    "change up to {max} of one mineral into another mineral", {"max": effect.max}
+                )
+            raise _bad(action, name, why)
         target = RESOURCE_BY_NAME[to]
         return Prepared(list(give), [], lambda: gain(state, seat, [target] * len(give)))
 
@@ -199,7 +215,7 @@ class Awaken(EffectRule[AwakenEffect]):
         args = action.args
         player = state.players[seat]
         if len(args) != 1 or args[0] not in player.pyramid:
-            raise _bad(name, "name a slot of your pyramid that holds a troll")
+            raise _bad(action, name, Phrase("name a slot of your pyramid that holds a troll"))
         chosen = player.pyramid[args[0]]
         if effect.cascade:
             slot = args[0]
@@ -235,7 +251,13 @@ class Unburden(EffectRule[UnburdenEffect]):
         except NotationError:
             items = []
         if not 1 <= len(items) <= effect.max or any(i.source not in PYRAMID_SLOTS for i in items):
-            raise _bad(name, f"name 1 to {effect.max} resources on your trolls, e.g. coin@A1")
+            raise _bad(
+                action,
+                name,
+                Phrase(
+                    "name 1 to {max} resources on your trolls, e.g. coin@A1", {"max": effect.max}
+                ),
+            )
         _check_held(state, seat, items)
 
         def unburden() -> None:
@@ -262,10 +284,12 @@ class Tribute(EffectRule[TributeEffect]):
     ) -> Prepared:
         args = action.args
         if len(args) != 1 or args[0] not in ALL_HORDE_SLOTS:
-            raise _bad(name, "name a horde slot, e.g. 1.3")
+            raise _bad(action, name, Phrase("name a horde slot, e.g. 1.3"))
         hs = slot_at(state, args[0])
         if not hs.bribes:
-            raise _bad(name, f"the troll on {args[0]} holds no bribes")
+            raise _bad(
+                action, name, Phrase("the troll on {horde} holds no bribes", {"horde": args[0]})
+            )
         account = state.account_of(seat)
 
         def tribute() -> None:
@@ -289,8 +313,14 @@ class TakePedestal(EffectRule[TakePedestalEffect]):
     ) -> Prepared:
         args = action.args
         if len(args) != 1 or args[0] not in state.bag:
-            left = ", ".join(sorted(set(state.bag))) or "none left"
-            raise _bad(name, f"name a pedestal clan in the bag ({left})")
+            left = tuple(Clan(c) for c in sorted(set(state.bag)))
+            if not left:
+                raise _bad(action, name, Phrase("the bag holds no pedestal any more"))
+            raise _bad(
+                action,
+                name,
+                Phrase("name a pedestal clan in the bag ({clans})", {"clans": Listed(left, ",")}),
+            )
         clan = args[0]
         account = state.account_of(seat)
 
@@ -323,16 +353,32 @@ class Exalt(EffectRule[ExaltEffect]):
         content = load_content()
         player = state.players[seat]
         if len(args) != 2:
-            raise _bad(name, "name your level-2 troll and a level-3 horde slot, e.g. B2 3.1")
+            raise _bad(
+                action,
+                name,
+                Phrase("name your level-2 troll and a level-3 horde slot, e.g. B2 3.1"),
+            )
         slot, horde_slot = args
         troll = player.pyramid.get(slot)
         if troll is None or content.trolls[troll.card].level != 2:
-            raise _bad(name, f"{slot} does not hold a level-2 troll of yours")
+            raise _bad(
+                action,
+                name,
+                Phrase("{slot} does not hold a level-2 troll of yours", {"slot": slot}),
+            )
         if horde_slot not in ALL_HORDE_SLOTS[9:]:
-            raise _bad(name, "the new troll comes from the top row of the horde (3.1 to 3.3)")
+            raise _bad(
+                action,
+                name,
+                Phrase("the new troll comes from the top row of the horde (3.1 to 3.3)"),
+            )
         hs = slot_at(state, horde_slot)
         if hs.card is None or content.trolls[hs.card].level != 3:
-            raise _bad(name, f"horde slot {horde_slot} holds no level-3 troll")
+            raise _bad(
+                action,
+                name,
+                Phrase("horde slot {horde} holds no level-3 troll", {"horde": horde_slot}),
+            )
         new_card = hs.card
 
         def exalt() -> None:
@@ -361,7 +407,11 @@ class DigTunnel(EffectRule[DigEffect]):
         try:
             dig = parse_dig_words(list(action.args))
         except NotationError as exc:
-            raise _bad(name, f"describe the tunnel as for dig ({exc.message})") from None
+            raise _bad(
+                action,
+                name,
+                Phrase("describe the tunnel as for dig ({reason})", {"reason": refused(exc)}),
+            ) from None
         rune_pay, dig_pay = split_rune(action.pay)
         dig = replace(dig, pay=dig_pay)
         # check the whole dig on a copy first, so a refused dig spends nothing
@@ -388,7 +438,7 @@ class Dedicate(EffectRule[DedicateEffect]):
     ) -> Prepared:
         args = action.args
         if len(args) != 1:
-            raise _bad(name, "name the cell of one of your statues, e.g. F7")
+            raise _bad(action, name, Phrase("name the cell of one of your statues, e.g. F7"))
         honor = statues.dedication_value(state, seat, args[0], effect.forbidden_tiers)
         account = state.account_of(seat)
 
@@ -427,10 +477,17 @@ class StatuePath(EffectRule[MoveStatueEffect]):
     ) -> Prepared:
         moves = [a.partition(">") for a in action.args]
         if not 1 <= len(moves) <= effect.moves or any(not sep for _, sep, _ in moves):
-            raise _bad(name, f"give 1 to {effect.moves} moves of one statue, e.g. F7>G8 G8>H8")
+            raise _bad(
+                action,
+                name,
+                Phrase(
+                    "give 1 to {moves} moves of one statue, e.g. F7>G8 G8>H8",
+                    {"moves": effect.moves},
+                ),
+            )
         for (_, _, to), (frm, _, _) in itertools.pairwise(moves):
             if frm != to:
-                raise _bad(name, "every move continues with the same statue")
+                raise _bad(action, name, Phrase("every move continues with the same statue"))
         probe = state.clone()
         for frm, _, to in moves:
             statues.move_statue(probe, seat, frm, to, None, free=True)
@@ -469,12 +526,20 @@ def _check_held(state: State, seat: int, items: list[Pay]) -> None:
     pool = Counter(available_tokens(state, seat, held=True))
     for item in items:
         if pool[item] <= 0:
-            raise IllegalActionError(
-                f"Your troll on {item.source} is not holding that {item.resource.value}.",
-                "not_owned",
-            )
+            raise not_holding(item)
         pool[item] -= 1
 
 
-def _bad(name: str, why: str) -> IllegalActionError:
-    return IllegalActionError(f"{name}: {why}.", "bad_spell_choice")
+def _bad(action: Cast, name: str, why: Phrase) -> IllegalActionError:
+    """A spell's choices refused: "Earth Ritual: choose one of 3stone, 2iron, heartstone"."""
+    return IllegalActionError(
+        "{spell}: {why}.",
+        "bad_spell_choice",
+        spell=Named("spell", action.spell, name),
+        why=why,
+    )
+
+
+def refused(error: RulesError) -> Phrase:
+    """A refusal told inside another sentence (a refused dig inside a spell's)."""
+    return Phrase(error.template, error.params)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rules.actions import Cast
 from rules.content import DigEffect, load_content
-from rules.errors import IllegalActionError
+from rules.errors import IllegalActionError, Listed, Named, Phrase
 from rules.payment import resolve_payment, spend
 from rules.resources import Resource
 from rules.spell_effects import Prepared, effect_rule, split_rune
@@ -26,9 +26,11 @@ def cast(state: State, seat: int, action: Cast) -> None:
     content = load_content()
     book = [s.spell for s in state.spellbook]
     if action.spell not in book:
-        names = ", ".join(book)
         raise IllegalActionError(
-            f"{action.spell!r} is not in the spellbook (it holds {names}).", "no_such_spell"
+            "{spell} is not in the spellbook (it holds {book}).",
+            "no_such_spell",
+            spell=repr(action.spell),
+            book=Listed(tuple(book), ","),
         )
     spell = content.spell(action.spell)
     if action.args == (NONE,):
@@ -43,7 +45,7 @@ def cast(state: State, seat: int, action: Cast) -> None:
         seat,
         [Resource.RUNE, *effect.need],
         pay,
-        what=f"casting {spell.name}",
+        what=Phrase("casting {spell}", {"spell": Named("spell", spell.id, spell.name)}),
         reserved=effect.reserved,
     )
     spend(state, seat, tokens)

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from rules.content import load_content
-from rules.errors import ConfigError
+from rules.errors import ConfigError, Listed, Named, Phrase, RulesError
 
 Phase = Literal["draft", "gates", "play", "over"]
 WorkshopMode = Literal["random", "unique", "chosen"]
@@ -63,11 +63,13 @@ class GameConfig(BaseModel):
         side = self.board_side
         board = content.board(side)
         if self.players not in board.players:
-            raise ValueError(
-                f"the {side} side is for {' or '.join(map(str, board.players))} players"
+            raise ConfigError(
+                "the {side} is for {counts} players",
+                side=Named("side", side, board.name.lower()),
+                counts=Listed(tuple(board.players), "or"),
             )
         if self.teams and self.players != 4:
-            raise ValueError("team mode needs exactly 4 players")
+            raise ConfigError("team mode needs exactly 4 players")
         need = self.players * content.pieces.workshops_per_player + content.pieces.extra_workshops
         if self.workshops == "chosen":
             if len(self.chosen_workshops) != need:
@@ -120,8 +122,16 @@ def _checked(build: Callable[[], GameConfig]) -> GameConfig:
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"])
+        cause = err.get("ctx", {}).get("error")
+        if isinstance(cause, RulesError):
+            # a check of ours: its sentence, told in the reader's language too
+            raise ConfigError(
+                "Invalid game options: {problem}.", problem=Phrase(cause.template, cause.params)
+            ) from None
         msg = str(err["msg"]).removeprefix("Value error, ")
-        raise ConfigError(f"Invalid game options: {where + ': ' if where else ''}{msg}.") from None
+        raise ConfigError(
+            "Invalid game options: {problem}.", problem=f"{where + ': ' if where else ''}{msg}"
+        ) from None
 
 
 @dataclass

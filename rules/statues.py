@@ -8,9 +8,9 @@ from __future__ import annotations
 from rules.actions import Pay, Payment
 from rules.content import load_content
 from rules.errors import IllegalActionError
-from rules.mountain import TIER_NAMES, check_on_mountain, geo, networks, own_network
+from rules.mountain import check_on_mountain, geo, networks, own_network, tier_named
 from rules.payment import available_tokens, spend
-from rules.resources import Resource
+from rules.resources import Clan, Resource
 from rules.state import State
 
 
@@ -104,7 +104,9 @@ def move_statue(
             allowed = cart_tokens(state, seat, clan)
             if not allowed:
                 raise IllegalActionError(
-                    f"You need a wild cart or a {clan} cart to move this statue.", "cannot_afford"
+                    "You need a wild cart or a {clan} cart to move this statue.",
+                    "cannot_afford",
+                    clan=Clan(clan),
                 )
             tokens = [allowed[0]]
         else:
@@ -123,19 +125,21 @@ def check_statue_move(state: State, seat: int, origin: str, target: str) -> None
     for cell in (origin, target):
         check_on_mountain(g, cell)
     if origin not in state.board.statues:
-        raise IllegalActionError(f"There is no statue on {origin}.", "no_statue")
+        raise IllegalActionError("There is no statue on {cell}.", "no_statue", cell=origin)
     nets = networks(state)
     if nets.piece_at(origin) is None:
-        raise IllegalActionError(f"The statue on {origin} is still buried.", "buried")
+        raise IllegalActionError("The statue on {cell} is still buried.", "buried", cell=origin)
     if not (1 << g.bit(origin)) & own_network(state, seat):
-        raise IllegalActionError(f"The statue on {origin} is not in your network.", "not_yours")
+        raise IllegalActionError(
+            "The statue on {cell} is not in your network.", "not_yours", cell=origin
+        )
     if target not in statue_moves(state, seat, origin):
         if target in state.board.statues:
-            raise IllegalActionError(f"{target} already holds a statue.", "occupied")
+            raise IllegalActionError("{cell} already holds a statue.", "occupied", cell=target)
         raise IllegalActionError(
-            f"A cart moves a statue within its tunnel or into an adjacent one; {target} is"
-            " neither.",
+            "A cart moves a statue within its tunnel or into an adjacent one; {cell} is neither.",
             "too_far",
+            cell=target,
         )
 
 
@@ -145,11 +149,10 @@ def _check_cart(state: State, seat: int, clan: str, pay: tuple[Pay, ...]) -> Non
     tok = pay[0]
     if tok.cart_clan is not None and tok.cart_clan.value != clan:
         raise IllegalActionError(
-            f"A {tok.cart_clan.value} cart can only move {tok.cart_clan.value} statues.",
-            "clan_cart",
+            "A {clan} cart can only move statues of its clan.", "clan_cart", clan=tok.cart_clan
         )
     if tok not in cart_tokens(state, seat, clan):
-        raise IllegalActionError(f"You do not have that cart ({tok}).", "not_owned")
+        raise IllegalActionError("You do not have that cart ({cart}).", "not_owned", cart=str(tok))
 
 
 def statue_on_pedestal(state: State, cell: str) -> bool:
@@ -164,14 +167,18 @@ def dedication_value(state: State, seat: int, cell: str, forbidden_tiers: list[i
     nets = networks(state)
     piece = nets.piece_at(cell)
     if cell not in state.board.statues or piece is None:
-        raise IllegalActionError(f"There is no unearthed statue on {cell}.", "no_statue")
+        raise IllegalActionError("There is no unearthed statue on {cell}.", "no_statue", cell=cell)
     if not (1 << g.bit(cell)) & own_network(state, seat):
-        raise IllegalActionError(f"The statue on {cell} is not in your network.", "not_yours")
+        raise IllegalActionError(
+            "The statue on {cell} is not in your network.", "not_yours", cell=cell
+        )
     if piece.kind == "hall":
         raise IllegalActionError("Not for a statue in a great hall.", "in_hall")
     if statue_on_pedestal(state, cell):
         raise IllegalActionError("Not for a statue on a pedestal.", "on_pedestal")
     tier = g.tier(cell)
     if tier in forbidden_tiers:
-        raise IllegalActionError(f"Not for a statue on the {TIER_NAMES[tier - 1]} tier.", "tier")
+        raise IllegalActionError(
+            "Not for a statue on the {tier} tier.", "tier", tier=tier_named(tier)
+        )
     return load_content().tables.statue_values[tier - 1]

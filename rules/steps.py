@@ -21,11 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 
 from rules import horde, tunnels
 from rules.content import load_content
-from rules.errors import GameOverError, IllegalActionError, NotYourTurnError, RulesError
+from rules.errors import GameOverError, IllegalActionError, Named, NotYourTurnError, RulesError
 from rules.state import Phase, State
 
 KINDS = ("keep", "gate", "cast", "use", "trade", "recruit", "dig", "hall", "move", "end")
@@ -43,8 +42,11 @@ PHASE_KINDS: dict[Phase, tuple[str, ...]] = {
 class Refusal:
     """What a player is told when the turn does not allow an action, and its code."""
 
-    message: str
+    template: str  # the sentence, a template of the bot's catalogue (see rules.errors)
     code: str
+
+    def error(self) -> RulesError:
+        return IllegalActionError(self.template, self.code)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,30 +63,34 @@ class StepRule:
     then: int | None = None  # the step the turn moves on to after it
 
 
-def _too_late(what: str) -> Refusal:
-    return Refusal(
-        f"Too late to {what}: spells and workshops come before recruiting or digging.",
-        "out_of_order",
-    )
-
-
-def _main_first(what: str) -> Refusal:
-    return Refusal(f"Recruit a troll or dig a tunnel first; then you may {what}.", "out_of_order")
-
-
 MAIN_DONE = Refusal("You have already recruited or dug this turn.", "step_done")
 ONE_SPELL = Refusal("You have already cast a spell this turn.", "one_spell")
 HALL_LATE = Refusal("Great halls come before moving statues, one per turn.", "out_of_order")
 MUST_ACT = Refusal("You must recruit a troll or dig a tunnel before ending your turn.", "must_act")
 
+CAST_LATE = Refusal(
+    "Too late to cast a spell: spells and workshops come before recruiting or digging.",
+    "out_of_order",
+)
+USE_LATE = Refusal(
+    "Too late to use a workshop: spells and workshops come before recruiting or digging.",
+    "out_of_order",
+)
+HALL_FIRST = Refusal(
+    "Recruit a troll or dig a tunnel first; then you may dedicate a great hall.", "out_of_order"
+)
+MOVE_FIRST = Refusal(
+    "Recruit a troll or dig a tunnel first; then you may move statues.", "out_of_order"
+)
+
 TURN_STEPS: dict[str, StepRule] = {
-    "cast": StepRule(until=1, late=_too_late("cast a spell"), spell=True),
-    "use": StepRule(until=1, late=_too_late("use a workshop")),
+    "cast": StepRule(until=1, late=CAST_LATE, spell=True),
+    "use": StepRule(until=1, late=USE_LATE),
     "trade": StepRule(until=4),
     "recruit": StepRule(until=2, late=MAIN_DONE, main=True, then=3),
     "dig": StepRule(until=2, late=MAIN_DONE, main=True, then=3),
-    "hall": StepRule(until=3, waits=_main_first("dedicate a great hall"), late=HALL_LATE, then=4),
-    "move": StepRule(until=4, waits=_main_first("move statues"), then=4),
+    "hall": StepRule(until=3, waits=HALL_FIRST, late=HALL_LATE, then=4),
+    "move": StepRule(until=4, waits=MOVE_FIRST, then=4),
     "end": StepRule(until=4, waits=MUST_ACT),
 }
 
@@ -123,20 +129,20 @@ def refusal(
 
 def _refused(state: State, seat: int, kind: str, possible: Possible | None) -> Why | None:
     if state.phase == "over":
-        return partial(GameOverError, "The game is over.")
+        return lambda: GameOverError("The game is over.")
     if kind == "keep":
         return _draft_refusal(state, seat)
     if kind == "gate":
         return _gate_refusal(state, seat)
     turn = state.turn
     if kind not in PHASE_KINDS[state.phase] or turn is None:
-        return partial(
-            IllegalActionError,
+        return lambda: IllegalActionError(
             "The game has not started yet: finish placing gates and the draft first.",
             "not_playing",
         )
     if turn.seat != seat:
-        return partial(NotYourTurnError, f"It is {state.players[turn.seat].colour}'s turn.")
+        colour = colour_named(state, turn.seat)
+        return lambda: NotYourTurnError("It is {colour}'s turn.", colour=colour)
     rule = TURN_STEPS[kind]
     found = None
     if rule.waits is not None and main_due(state, seat, possible):
@@ -145,7 +151,7 @@ def _refused(state: State, seat: int, kind: str, possible: Possible | None) -> W
         found = rule.late
     elif rule.spell and turn.spell_cast:
         found = ONE_SPELL
-    return None if found is None else partial(IllegalActionError, found.message, found.code)
+    return None if found is None else found.error
 
 
 def advance(state: State, kind: str) -> None:
@@ -190,29 +196,35 @@ def _drafting(state: State, seat: int) -> bool:
 def _draft_refusal(state: State, seat: int) -> Why | None:
     if "keep" not in PHASE_KINDS[state.phase]:
         if state.phase == "gates" and state.config.gates_first:
-            return partial(
-                IllegalActionError,
-                "The starting-troll draft begins once every gate is placed.",
-                "not_drafting",
+            return lambda: IllegalActionError(
+                "The starting-troll draft begins once every gate is placed.", "not_drafting"
             )
-        return partial(IllegalActionError, "The starting-troll draft is over.", "not_drafting")
+        return lambda: IllegalActionError("The starting-troll draft is over.", "not_drafting")
     if not _drafting(state, seat):
-        return partial(
-            IllegalActionError, "You have already kept your four starting trolls.", "draft_done"
+        return lambda: IllegalActionError(
+            "You have already kept your four starting trolls.", "draft_done"
         )
     return None
 
 
 def _gate_refusal(state: State, seat: int) -> Why | None:
     if "gate" not in PHASE_KINDS[state.phase]:
-        when = "before" if state.config.gates_first else "after"
-        return partial(
-            IllegalActionError, f"Gates are placed {when} the starting-troll draft.", "not_gates"
+        if state.config.gates_first:
+            return lambda: IllegalActionError(
+                "Gates are placed before the starting-troll draft.", "not_gates"
+            )
+        return lambda: IllegalActionError(
+            "Gates are placed after the starting-troll draft.", "not_gates"
         )
     if state.gate_seat != seat:
-        return partial(
-            NotYourTurnError,
-            f"Gates are placed in turn order: it is {state.players[state.gate_seat or 0].colour}'s"
-            " turn to place one.",
+        colour = colour_named(state, state.gate_seat or 0)
+        return lambda: NotYourTurnError(
+            "Gates are placed in turn order: it is {colour}'s turn to place one.", colour=colour
         )
     return None
+
+
+def colour_named(state: State, seat: int) -> Named:
+    """A seat by its colour, as a refusal names it."""
+    colour = state.players[seat].colour
+    return Named("colour", colour, colour)

@@ -1,28 +1,29 @@
 """The story of a turn: what an action did, told from the position it was played in.
 
-Like python-chess's `board.san(move)`, the sentence needs the state *before* the action
+Like python-chess's `board.san(move)`, the story needs the state *before* the action
 ("recruited a level-2 Fire troll" reads the horde slot as it was). The service tells it
-once, when the action is stored, and keeps the sentence with the action, so turn posts,
-the log and "since your last turn" never replay a game to describe it.
+once, when the action is stored, and keeps it with the action, so turn posts, the log
+and "since your last turn" never replay a game to describe it.
 
-A sentence has no subject, so the caller names the player. It is told in one of three
-voices: "they" for the table ("ended their turn"), "you" for the player's private
-answer ("ended your turn") and "ask" for a question before a move is confirmed ("end
-your turn").
+A story is not a sentence but what a sentence needs: a `kind` (which telling: a dig, a
+recruit...) and the facts that fill it (the mineral, the honor, the cells), as ids and
+numbers. The bot tells it in the reader's language (`bot.stories`), to the table
+("recruited ..."), to the player who acted ("you recruited ...") or as a question
+before a move is confirmed ("recruit ...?"); stored as JSON (`to_json`), a story read
+back years later is told in any language the bot speaks then.
 
     >>> from rules.game import Game
     >>> from rules.actions import parse_action
     >>> g = Game.new(players=2, seed=7)
-    >>> describe(g.state, 0, parse_action("end"))
-    'ended their turn'
-    >>> describe(g.state, 0, parse_action("end"), "ask")
-    'end your turn'
+    >>> describe(g.state, 0, parse_action("end")).to_json()
+    {'kind': 'end'}
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from rules.actions import (
     Action,
@@ -40,140 +41,232 @@ from rules.actions import (
 )
 from rules.content import load_content
 from rules.pyramid import horde_position
-from rules.resources import RESOURCES, Resource
+from rules.resources import Clan, Resource, symbol_name
 from rules.state import State
 from rules.tunnels import tunnel_score
 
-Voice = Literal["they", "you", "ask"]
 
-# each verb as (past, bare): "dug" tells, "dig" asks
-VERBS = {
-    "keep": ("kept", "keep"),
-    "place": ("placed", "place"),
-    "cast": ("cast", "cast"),
-    "use": ("used", "use"),
-    "trade": ("traded", "trade"),
-    "recruit": ("recruited", "recruit"),
-    "dig": ("dug", "dig"),
-    "dedicate": ("dedicated", "dedicate"),
-    "move": ("moved", "move"),
-    "end": ("ended", "end"),
-    "establish": ("established", "establish"),
-}
+class _Story(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def to_json(self) -> dict[str, Any]:
+        """The story as JSON-ready data (what the service stores)."""
+        return self.model_dump(mode="json", exclude_defaults=False)
 
 
-def article(word: str) -> str:
-    """The word with its indefinite article: "an iron", "a stone", "a level-2"."""
-    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+class Kept(_Story):
+    """A starting troll kept in the draft: the card (secret from the table until the
+    draft is over) and the slot."""
+
+    kind: Literal["keep"] = "keep"
+    card: str
+    clan: Clan | None
+    slot: str
 
 
-def listed(items: Sequence[str]) -> str:
-    """Items joined for a sentence: "a", "a and b", "a, b and c"."""
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+class Gate(_Story):
+    kind: Literal["gate"] = "gate"
+    point: str
+    cell: str
 
 
-def counted(resources: Sequence[Resource]) -> str:
-    """Resources in words: "2 coin and 1 stone" (resource order)."""
-    return listed([f"{resources.count(r)} {r.value}" for r in RESOURCES if r in resources])
+class Spell(_Story):
+    """A spell cast, with its choices in notation (none: cast for its rune only)."""
+
+    kind: Literal["cast"] = "cast"
+    spell: str
+    args: tuple[str, ...] = ()
+    rune_only: bool = False
 
 
-def honor_words(honor: int, voice: Voice) -> str:
-    """What a tunnel scores: "(+6 honor)" told, "for 6 honor" asked; none said so."""
-    if honor == 0:
-        return "for no honor" if voice == "ask" else "(no honor)"
-    return f"for {honor} honor" if voice == "ask" else f"(+{honor} honor)"
+class Workshop(_Story):
+    """A workshop used: resources given for others, or one moved from a troll to
+    storage (`move`). `workshop` is its id (None: a site without one, never stored)."""
+
+    kind: Literal["use"] = "use"
+    site: str
+    workshop: str | None
+    give: tuple[Resource, ...] = ()
+    get: tuple[Resource, ...] = ()
+    move: Resource | None = None
 
 
-def describe(before: State, seat: int, action: Action, voice: Voice = "they") -> str:
-    """One sentence without the player's name: "recruited ..." (voice "they"), "...
-    your gate" ("you") or "dig ... for 6 honor" ("ask"). `before` is the state the
-    action is played in; it is not changed."""
+class Traded(_Story):
+    kind: Literal["trade"] = "trade"
+    give: tuple[Resource, ...]
+    get: Resource
+
+
+class Recruited(_Story):
+    """A troll recruited from the horde (its level and clan as the card shows them;
+    None if the slot held no card, which a legal recruit never meets)."""
+
+    kind: Literal["recruit"] = "recruit"
+    horde: str
+    slot: str
+    level: int | None
+    clan: Clan | None
+    pedestal: Clan | None = None
+
+
+class Dug(_Story):
+    """A tunnel dug: its tile, cells and mineral, the honor it scored, the pedestal put
+    on its anchor and the workshops established beside it (site, workshop id)."""
+
+    kind: Literal["dig"] = "dig"
+    shape: str
+    cells: tuple[str, ...]
+    mineral: Resource
+    honor: int
+    pedestal: Clan | None = None
+    anchor: str | None = None
+    workshops: tuple[tuple[str, str], ...] = ()
+
+
+class Dedicated(_Story):
+    kind: Literal["hall"] = "hall"
+    hall: str
+    altar: str | None
+
+
+class Moved(_Story):
+    """A statue moved (its clan None if no statue stood there, never stored)."""
+
+    kind: Literal["move"] = "move"
+    clan: Clan | None
+    origin: str
+    target: str
+
+
+class Ended(_Story):
+    kind: Literal["end"] = "end"
+
+
+class KeptTroll(BaseModel):
+    """One starting troll as the draft reveals it: its clan, what it makes (produce
+    symbols: `coin`, `fire-cart`) and its slot."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    clan: Clan
+    makes: tuple[str, ...]
+    slot: str
+
+
+class Revealed(_Story):
+    """What a seat kept in the secret draft, told once everyone has drafted."""
+
+    kind: Literal["kept"] = "kept"
+    trolls: tuple[KeptTroll, ...]
+
+
+class Played(_Story):
+    """An action told by its notation alone (a game stored before stories were told)."""
+
+    kind: Literal["played"] = "played"
+    notation: str
+
+
+class TookBack(_Story):
+    """An undo: the story of the action taken back (an English sentence in games
+    stored before stories were structured)."""
+
+    kind: Literal["undo"] = "undo"
+    taken: Story | str | None = None
+
+
+Story = Annotated[
+    Kept
+    | Gate
+    | Spell
+    | Workshop
+    | Traded
+    | Recruited
+    | Dug
+    | Dedicated
+    | Moved
+    | Ended
+    | Revealed
+    | Played
+    | TookBack,
+    Field(discriminator="kind"),
+]
+TookBack.model_rebuild()
+STORY: TypeAdapter[Story] = TypeAdapter(Story)
+
+
+def read_story(data: object) -> Story:
+    """A stored story (JSON-ready data); raises `pydantic.ValidationError` if it is
+    not one."""
+    return STORY.validate_python(data)
+
+
+def describe(before: State, seat: int, action: Action) -> Story:
+    """What the action does, told from `before`, the state it is played in (not
+    changed)."""
     content = load_content()
-    own = "their" if voice == "they" else "your"
-
-    def verb(name: str) -> str:
-        past, bare = VERBS[name]
-        return bare if voice == "ask" else past
-
     if isinstance(action, Keep):
-        if voice == "they":
-            # the draft is secret until everyone has drafted: the table hears the slot
-            return f"kept a starting troll in {action.slot}"
         card = content.trolls.get(action.card)
-        what = f"the {card.clan.value.capitalize()} troll {action.card}" if card else action.card
-        return f"{verb('keep')} {what} in {action.slot}"
+        return Kept(card=action.card, clan=card.clan if card else None, slot=action.slot)
     if isinstance(action, PlaceGate):
         side = content.board(before.config.board_side)
         cell = next((p.cell for p in side.start_points if p.id == action.point), "?")
-        return f"{verb('place')} {own} gate on start point {action.point} ({cell})"
+        return Gate(point=action.point, cell=cell)
     if isinstance(action, Cast):
-        spell = content.spell(action.spell)
         if action.args == ("none",):
-            return f"{verb('cast')} {spell.name} for its rune only"
-        detail = " ".join(action.args)
-        return f"{verb('cast')} {spell.name}" + (f" ({detail})" if detail else "")
+            return Spell(spell=action.spell, rune_only=True)
+        return Spell(spell=action.spell, args=action.args)
     if isinstance(action, UseWorkshop):
         workshop = before.board.workshops.get(action.site)
-        name = content.workshop(workshop).name if workshop else "workshop"
         if action.move is not None:
-            moved = action.move.resource.value
-            return (
-                f"{verb('use')} the {name} on {action.site} to move {article(moved)} to"
-                f" {own} storage"
-            )
-        return (
-            f"{verb('use')} the {name} on {action.site}: {counted(action.give)} for"
-            f" {counted(action.get)}"
-        )
+            return Workshop(site=action.site, workshop=workshop, move=action.move.resource)
+        return Workshop(site=action.site, workshop=workshop, give=action.give, get=action.get)
     if isinstance(action, Trade):
-        return f"{verb('trade')} {counted(action.give)} for 1 {action.get.value}"
+        return Traded(give=action.give, get=action.get)
     if isinstance(action, Recruit):
         row, j = horde_position(action.horde)
         card_id = before.horde[row][j].card
         card = content.trolls[card_id] if card_id else None
-        what = (
-            article(f"level-{card.level} {card.clan.value.capitalize()} troll")
-            if card
-            else "a troll"
+        return Recruited(
+            horde=action.horde,
+            slot=action.slot,
+            level=card.level if card else None,
+            clan=card.clan if card else None,
+            pedestal=action.pedestal,
         )
-        extra = f", taking {article(action.pedestal.value)} pedestal" if action.pedestal else ""
-        return f"{verb('recruit')} {what} from {action.horde} into {action.slot}{extra}"
     if isinstance(action, Dig):
-        honor = tunnel_score(before, len(action.cells), action.mineral)
-        tunnel = article(f"{action.mineral.value} {action.shape} tunnel")
-        extra = (
-            f" with {article(action.pedestal.value)} pedestal on {action.anchor}"
-            if action.pedestal
-            else ""
+        return Dug(
+            shape=action.shape,
+            cells=action.cells,
+            mineral=action.mineral,
+            honor=tunnel_score(before, len(action.cells), action.mineral),
+            pedestal=action.pedestal,
+            anchor=action.anchor if action.pedestal else None,
+            workshops=action.workshops,
         )
-        for site, workshop in action.workshops:
-            extra += f" and {verb('establish')} the {content.workshop(workshop).name} on {site}"
-        worth = honor_words(honor, voice)
-        return f"{verb('dig')} {tunnel} on {'+'.join(action.cells)} {worth}{extra}"
     if isinstance(action, DedicateHall):
-        hall = next(h for h in content.halls if h.id == action.hall)
-        return f"{verb('dedicate')} the {hall.name} with its altar on {action.altar}"
+        return Dedicated(hall=action.hall, altar=action.altar)
     if isinstance(action, MoveStatue):
-        clan = before.board.statues.get(action.origin, "?")
-        statue = article(f"{clan.capitalize()} statue")
-        return f"{verb('move')} {statue} from {action.origin} to {action.target}"
+        clan = before.board.statues.get(action.origin)
+        return Moved(clan=Clan(clan) if clan else None, origin=action.origin, target=action.target)
     if isinstance(action, EndTurn):
-        return f"{verb('end')} {own} turn"
+        return Ended()
     raise AssertionError(action)  # pragma: no cover
 
 
-def kept(state: State, seat: int) -> str:
-    """What a seat kept in the secret draft, told once everyone has drafted: "kept a
-    Fire troll making coin in A1, ... and a Mud troll making stone in A4"."""
-    content = load_content()
-    kept = []
-    for slot, troll in sorted(state.players[seat].pyramid.items()):
-        card = content.trolls[troll.card]
-        makes = listed([r.value if c is None else f"{c.value}-cart" for r, c in card.produce])
-        kept.append(f"{article(card.clan.value.capitalize())} troll making {makes} in {slot}")
-    return "kept " + listed(kept)
+def kept(state: State, seat: int) -> Revealed:
+    """What a seat kept in the secret draft, told once everyone has drafted."""
+    trolls = load_content().trolls
+    return Revealed(
+        trolls=tuple(
+            KeptTroll(
+                clan=trolls[troll.card].clan,
+                makes=tuple(symbol_name(r, c) for r, c in trolls[troll.card].produce),
+                slot=slot,
+            )
+            for slot, troll in sorted(state.players[seat].pyramid.items())
+        )
+    )
 
 
 def cells_changed(action: Action) -> tuple[str, ...]:

@@ -15,10 +15,9 @@ from functools import cache
 
 from rules.actions import Dig
 from rules.content import load_content
-from rules.errors import IllegalActionError
+from rules.errors import IllegalActionError, Named, Phrase
 from rules.grid import parse_cell
 from rules.mountain import (
-    TIER_NAMES,
     Geometry,
     add_piece,
     check_on_mountain,
@@ -27,6 +26,7 @@ from rules.mountain import (
     networks,
     opponents_networks,
     own_network,
+    tier_named,
 )
 from rules.payment import gain, owned_counts, resolve_payment, spend
 from rules.resources import MINERALS, STATUE_CLANS, Clan, Resource
@@ -253,13 +253,16 @@ def pedestal_refusal(
     if anchor is None:
         return IllegalActionError("This tile has no anchor for a pedestal.", "no_anchor")
     if state.account_of(seat).pedestals.get(clan.value, 0) < 1:
-        return IllegalActionError(f"You have no {clan.value} pedestal in storage.", "no_pedestal")
+        return IllegalActionError(
+            "You have no {clan} pedestal in storage.", "no_pedestal", clan=clan
+        )
     tier = geo(state).tier(anchor)
     if state.pedestal_track.get(f"{tier}:{clan.value}") is None:
         return IllegalActionError(
-            f"A {clan.value} pedestal already stands on the"
-            f" {TIER_NAMES[tier - 1]} tier: only one per clan per tier.",
+            "A {clan} pedestal already stands on the {tier} tier: only one per clan per tier.",
             "pedestal_tier_used",
+            clan=clan,
+            tier=tier_named(tier),
         )
     return None
 
@@ -279,16 +282,20 @@ def workshop_refusal(
     next to the tunnel, and that workshop still in `supply`."""
     g = geo(state)
     if site not in g.bits or not (1 << g.bit(site)) & g.sites:
-        return IllegalActionError(f"{site} is not a workshop site.", "no_site")
+        return IllegalActionError("{site} is not a workshop site.", "no_site", site=site)
     if site in state.board.workshops:
-        return IllegalActionError(f"The site {site} already has a workshop.", "site_taken")
+        return IllegalActionError(
+            "The site {site} already has a workshop.", "site_taken", site=site
+        )
     if not around & (1 << g.bit(site)):
         return IllegalActionError(
-            f"The site {site} is not next to the new tunnel.", "site_not_adjacent"
+            "The site {site} is not next to the new tunnel.", "site_not_adjacent", site=site
         )
     if supply[workshop] <= 0:
         return IllegalActionError(
-            f"There is no {workshop!r} workshop left in the supply.", "no_workshop_left"
+            "There is no {workshop} workshop left in the supply.",
+            "no_workshop_left",
+            workshop=repr(workshop),
         )
     return None
 
@@ -341,27 +348,35 @@ def check_dig(state: State, seat: int, action: Dig) -> None:
     if state.tunnels_left.get(action.shape, 0) <= 0:
         known = {t.id for t in content.tunnels}
         if action.shape not in known:
-            raise IllegalActionError(f"There is no tunnel tile {action.shape!r}.", "no_such_tile")
-        raise IllegalActionError(f"No {action.shape} tunnel tiles are left.", "no_tile_left")
+            raise IllegalActionError(
+                "There is no tunnel tile {shape}.", "no_such_tile", shape=repr(action.shape)
+            )
+        raise IllegalActionError(
+            "No {shape} tunnel tiles are left.", "no_tile_left", shape=action.shape
+        )
     for cell in action.cells:
         check_on_mountain(g, cell)
     offsets = [parse_cell(c) for c in action.cells]
     anchor = None if action.anchor is None else parse_cell(action.anchor)
     if match_variant(tunnel_variants(action.shape), offsets, anchor) is None:
-        mark = (
-            " with its anchor (*) where the tile has one" if tunnel_size(action.shape) < 5 else ""
-        )
+        if tunnel_size(action.shape) < 5:
+            raise IllegalActionError(
+                "Those cells are not the shape of a {shape} tile with its anchor (*) where the"
+                " tile has one.",
+                "wrong_shape",
+                shape=action.shape,
+            )
         raise IllegalActionError(
-            f"Those cells are not the shape of a {action.shape} tile{mark}.", "wrong_shape"
+            "Those cells are not the shape of a {shape} tile.", "wrong_shape", shape=action.shape
         )
     mask = g.mask(action.cells)
     for cell in action.cells:
         b = 1 << g.bit(cell)
         if b & nets.occupied:
-            raise IllegalActionError(f"{cell} is already dug.", "occupied", cell)
+            raise IllegalActionError("{cell} is already dug.", "occupied", cell)
         if b & g.sites:
             raise IllegalActionError(
-                f"{cell} is a workshop site: tunnels may not cover it.", "site", cell
+                "{cell} is a workshop site: tunnels may not cover it.", "site", cell
             )
     own = own_network(state, seat)
     if not g.spread(own) & mask:
@@ -394,7 +409,9 @@ def dig(state: State, seat: int, action: Dig, *, checked: bool = True) -> None:
     size = len(action.cells)
     need = [action.mineral] * size + [Resource.HAMMER] * hammers
     account = state.account_of(seat)
-    tokens = resolve_payment(state, seat, need, action.pay, what=f"the {action.shape} tunnel")
+    tokens = resolve_payment(
+        state, seat, need, action.pay, what=Phrase("the {shape} tunnel", {"shape": action.shape})
+    )
 
     # -- carry it out ------------------------------------------------------------------
     spend(state, seat, tokens)
@@ -518,11 +535,12 @@ def _check_opponents(state: State, seat: int, mask: int) -> None:
     for other, net in nets.own.items():
         if net & touching:
             cell = g.cells(g.spread(net) & mask)[0]
-            colour = state.players[other].colour.capitalize()
+            colour = state.players[other].colour
             raise IllegalActionError(
-                f"That tunnel would touch {colour}'s network at {cell}; only diagonal contact"
+                "That tunnel would touch {colour}'s network at {cell}; only diagonal contact"
                 " with another player's network is allowed.",
                 "touches_opponent",
                 cell,
+                colour=Named("colour", colour, colour.capitalize()),
             )
     raise AssertionError("unreachable")  # pragma: no cover

@@ -9,9 +9,9 @@ from collections import Counter
 
 from rules.actions import PYRAMID_SLOTS, Pay, UseWorkshop, format_bundle
 from rules.content import Conversion, load_content
-from rules.errors import IllegalActionError
+from rules.errors import IllegalActionError, Named, Phrase
 from rules.mountain import any_network, geo, own_network
-from rules.payment import available_tokens, gain, resolve_payment, spend
+from rules.payment import available_tokens, gain, not_holding, resolve_payment, spend
 from rules.resources import RESOURCE_BY_NAME, Resource
 from rules.state import State, Turn
 
@@ -59,7 +59,10 @@ def match_conversion(workshop_id: str, action: UseWorkshop) -> Conversion:
         elif Counter(action.give) == Counter(give):
             return conv
     raise IllegalActionError(
-        f"The {workshop.name} does not do that. {workshop.text}", "bad_conversion"
+        "The {workshop} does not do that. {text}",
+        "bad_conversion",
+        workshop=Named("workshop", workshop.id, workshop.name),
+        text=Named("workshop text", workshop.id, workshop.text),
     )
 
 
@@ -91,7 +94,7 @@ def apply_conversion(
         action.give,
         action.pay,
         wild_carts_only=conv.wild_carts_only,
-        what=f"the {name}",
+        what=Phrase("the {workshop}", {"workshop": Named("workshop", workshop_id, name)}),
     )
     spend(state, seat, tokens)
     gain(state, seat, action.get)
@@ -101,14 +104,12 @@ def _check_move(state: State, seat: int, workshop_id: str, move: Pay) -> None:
     name = load_content().workshop(workshop_id).name
     if move.source not in PYRAMID_SLOTS:
         raise IllegalActionError(
-            f"The {name} moves a resource from one of your trolls, not from storage.",
+            "The {workshop} moves a resource from one of your trolls, not from storage.",
             "not_from_troll",
+            workshop=Named("workshop", workshop_id, name),
         )
     if Counter(available_tokens(state, seat, held=True))[move] <= 0:
-        raise IllegalActionError(
-            f"Your troll on {move.source} is not holding that {move.resource.value}.",
-            "not_owned",
-        )
+        raise not_holding(move)
 
 
 def use_workshop(state: State, seat: int, action: UseWorkshop, *, checked: bool = True) -> None:
@@ -118,7 +119,7 @@ def use_workshop(state: State, seat: int, action: UseWorkshop, *, checked: bool 
     assert turn is not None
     workshop_id = state.board.workshops.get(action.site)
     if workshop_id is None:
-        raise IllegalActionError(f"There is no workshop on {action.site}.", "no_workshop")
+        raise IllegalActionError("There is no workshop on {site}.", "no_workshop", site=action.site)
     if checked:
         _check_use(state, seat, action.site, turn)
     apply_conversion(state, seat, workshop_id, action, checked=checked)
@@ -129,19 +130,28 @@ def use_workshop(state: State, seat: int, action: UseWorkshop, *, checked: bool 
 def _check_use(state: State, seat: int, site: str, turn: Turn) -> None:
     if turn.workshop is not None and turn.workshop != site:
         raise IllegalActionError(
-            f"You already used the workshop on {turn.workshop} this turn; only one workshop"
-            " per turn.",
+            "You already used the workshop on {site} this turn; only one workshop per turn.",
             "one_workshop",
+            site=turn.workshop,
         )
     allowed_uses = workshop_uses(state, seat, site)
     if allowed_uses <= 0:
         raise IllegalActionError(
-            f"Your network does not touch an entrance of the workshop on {site}.",
+            "Your network does not touch an entrance of the workshop on {site}.",
             "no_access",
+            site=site,
+        )
+    if turn.workshop_uses >= allowed_uses == 1:
+        raise IllegalActionError(
+            "The workshop on {site} has 1 open entrance: you have used it once.",
+            "no_uses_left",
+            site=site,
         )
     if turn.workshop_uses >= allowed_uses:
+        # at most 4 entrances: the plural is always 2-4
         raise IllegalActionError(
-            f"The workshop on {site} has {allowed_uses} open entrance"
-            f"{'s' if allowed_uses != 1 else ''}: you have used it that many times.",
+            "The workshop on {site} has {count} open entrances: you have used it that many times.",
             "no_uses_left",
+            site=site,
+            count=allowed_uses,
         )

@@ -258,20 +258,41 @@ def test_the_bot_class_imports_no_feature() -> None:
 
 def test_message_texts_are_a_leaf() -> None:
     """bot.texts reads plain values (the service's results, owed payloads and vote
-    tallies) and imports no other part of the bot but the message catalogue."""
+    tallies) and imports no other part of the bot but the message catalogue and the
+    leaves that tell the rules' stories and name the game's words."""
     allowed = {
         "bot.service.results",
         "bot.service.owed",
+        "bot.service.protocol",
         "bot.service.votes",
         "bot.i18n.catalogue",
+        "bot.stories",
+        "bot.words",
     }
     assert _import_graph()["bot.texts"] <= allowed
+
+
+def test_stories_and_words_are_leaves() -> None:
+    """bot.words names the game's words from the catalogue and the rules' content;
+    bot.stories tells the rules' stories with them: neither imports Discord, the
+    service's machinery or any other part of the bot."""
+    graph = _import_graph()
+    assert graph["bot.words"] == {"bot.i18n.catalogue"}
+    assert graph["bot.stories"] <= {"bot.i18n.catalogue", "bot.words", "bot.service.protocol"}
+    for name in ("bot.words", "bot.stories"):
+        tree = _bot_modules()[name]
+        imported = {m.split(".")[0] for m, _ in _imports(name, tree, False)}
+        assert "discord" not in imported, name
 
 
 def test_help_texts_are_a_leaf() -> None:
     """bot.help_texts (help, captions, the permissions refusal) reads plain values and
     the game's content, and imports no other part of the bot."""
-    assert _import_graph()["bot.help_texts"] <= {"bot.service.results", "bot.i18n.catalogue"}
+    assert _import_graph()["bot.help_texts"] <= {
+        "bot.service.results",
+        "bot.i18n.catalogue",
+        "bot.words",
+    }
 
 
 def test_the_message_catalogue_is_a_leaf() -> None:

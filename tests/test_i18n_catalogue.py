@@ -5,6 +5,7 @@ fresh checkout compiles its catalogues on first use."""
 
 from __future__ import annotations
 
+import ast
 import doctest
 import gettext
 import io
@@ -18,6 +19,7 @@ from babel.messages.catalog import Catalog, Message
 
 import bot.i18n.catalogue
 import bot.i18n.commands
+import bot.words
 from bot.i18n import language_of, translator_for
 from bot.i18n.catalogue import (
     TEMPLATE,
@@ -28,6 +30,7 @@ from bot.i18n.catalogue import (
     po_path,
 )
 from bot.i18n.extract import extract, keys, read_catalog
+from rules.errors import TOLD_TO_PLAYERS
 
 # how many plural forms each language has (its Plural-Forms header)
 PLURAL_FORMS = {"pl": 3, "es": 2}
@@ -200,7 +203,31 @@ def test_a_read_only_install_compiles_in_memory(
     assert not mo_path("es").exists()
 
 
-@pytest.mark.parametrize("module", [bot.i18n.catalogue, bot.i18n.commands])
+@pytest.mark.parametrize("module", [bot.i18n.catalogue, bot.i18n.commands, bot.words])
 def test_the_examples_in_the_docstrings_hold(module: object) -> None:
     failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert tried and not failures
+
+
+def test_every_refusal_of_the_rules_is_raised_with_a_literal_template() -> None:
+    """The catalogue finds the engine's refusals by the classes' names
+    (`rules.errors.TOLD_TO_PLAYERS`): each is raised with a plain string template as its
+    first argument (an f-string would be missed and told in English), or re-tells the
+    template of another refusal."""
+    rules = Path(bot.i18n.catalogue.__file__).resolve().parents[2] / "rules"
+    wrong = []
+    calls = 0
+    for path in sorted(rules.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            if node.func.id not in TOLD_TO_PLAYERS or not node.args:
+                continue
+            calls += 1
+            first = node.args[0]
+            literal = isinstance(first, ast.Constant) and isinstance(first.value, str)
+            retold = isinstance(first, ast.Attribute) and first.attr == "template"
+            if not (literal or retold):
+                wrong.append(f"{path.name}:{node.lineno}")
+    assert calls > 100, "the refusals were found"
+    assert not wrong, "refusals raised without a literal template: " + ", ".join(wrong)

@@ -19,19 +19,20 @@ from bot.client import MountainBot, game_language, reader
 from bot.courier import Maker, Outgoing
 from bot.features.base import Feature
 from bot.features.lobby import LANGUAGE_CHOICES
-from bot.i18n.catalogue import N_
+from bot.i18n.catalogue import N_, Messages
 from bot.service import GameInfo, Owed, SeatInfo, ServiceError
 from bot.service.owed import SeatNews, VoteNews
+from bot.service.seats import SeatOffer
 from bot.store import OwedKind, VoteChoice
 from bot.texts import (
     NO_MENTIONS,
-    colour_name,
     language_name,
     mention_only,
     notify_text,
     seat_text,
     vote_text,
 )
+from bot.words import colour_name
 
 # the custom_id word of each choice
 VOTE_KINDS: dict[VoteChoice, str] = {"skip": "vskip", "autopilot": "vauto"}
@@ -294,7 +295,13 @@ class AdminCommands(Feature):
         quiet = None
         if prefs.quiet_start is not None and prefs.quiet_end is not None:
             quiet = (prefs.quiet_start, prefs.quiet_end)
-        text = notify_text(dm=prefs.dm_opt_in, quiet=quiet, timezone=prefs.timezone, digest_at=due)
+        text = notify_text(
+            dm=prefs.dm_opt_in,
+            quiet=quiet,
+            timezone=prefs.timezone,
+            digest_at=due,
+            messages=reader(interaction),
+        )
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(
@@ -361,11 +368,10 @@ class AdminCommands(Feature):
         admin = bot.is_admin(interaction)
         me = interaction.user.id
         by_name = interaction.user.display_name
+        m = reader(interaction)
         if what == "abandon":
             await service.abandon(game.id, me, admin=admin)
-            await interaction.followup.send(
-                reader(interaction).gettext("The game is abandoned."), ephemeral=True
-            )
+            await interaction.followup.send(m.gettext("The game is abandoned."), ephemeral=True)
             return
         if what == "return" and player is None and seat is None:
             target = _own_seat(game, me)
@@ -374,7 +380,6 @@ class AdminCommands(Feature):
         if what in ("autopilot-on", "autopilot-off"):
             on = what == "autopilot-on"
             await service.set_autopilot(game.id, me, target.seat, on, admin=admin, by_name=by_name)
-            m = reader(interaction)
             seat_colour = colour_name(target.label, m)
             text = (
                 m.gettext("Autopilot is on for {seat}.", seat=seat_colour)
@@ -391,29 +396,34 @@ class AdminCommands(Feature):
             offer = await service.offer_seat(
                 game.id, me, target.seat, new, admin=admin, name=name, by_name=by_name
             )
-            seat_label = target.label.capitalize()
-            if offer.accepter_id is None:
-                text = (
-                    f"{seat_label} is now played by {name or 'its new player'}."
-                    if offer.user_id != target.user_id
-                    else f"{seat_label} is back with its own player."
-                )
-            elif offer.accepter_id == offer.user_id:
-                text = (
-                    f"The offer of {seat_label} is posted in the thread: it changes hands once"
-                    f" {name or 'they'} accept."
-                )
+            seat_colour = colour_name(target.label, m)
+            if offer.accepter_id is None or offer.accepter_id == offer.user_id:
+                text = _offer_text(offer, target, name, seat_colour, m)
             else:
-                holder = await member_name(interaction, offer.accepter_id) or "whoever"
+                holder = await member_name(interaction, offer.accepter_id)
                 text = (
-                    f"You asked for {seat_label} in the thread: it is yours once {holder},"
-                    " who plays it, agrees."
+                    m.gettext(
+                        "You asked for {seat} in the thread: it is yours once {holder}, who"
+                        " plays it, agrees.",
+                        seat=seat_colour,
+                        holder=holder,
+                    )
+                    if holder
+                    else m.gettext(
+                        "You asked for {seat} in the thread: it is yours once whoever plays it"
+                        " agrees.",
+                        seat=seat_colour,
+                    )
                 )
         else:
             if target.controller_id is None:
                 raise ServiceError(N_("Nobody plays that seat: there is nobody to remove."))
             await service.kick(game.id, me, target.controller_id, admin=admin, by_name=by_name)
-            text = f"{who_plays(target)} was removed; the AI plays {target.label} for now."
+            text = m.gettext(
+                "{player} was removed; the AI plays {seat} for now.",
+                player=target.name or colour_name(target.label, m),
+                seat=colour_name(target.label, m),
+            )
         await bot.delivered(game.id)
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
@@ -448,5 +458,24 @@ def _seat_named(game: GameInfo, player: discord.Member | None, colour: str | Non
     raise ServiceError(N_("Name the player concerned, or the seat by its colour."))
 
 
-def who_plays(seat: SeatInfo) -> str:
-    return seat.name or seat.label.capitalize()
+def _offer_text(
+    offer: SeatOffer, target: SeatInfo, name: str | None, seat: str, m: Messages
+) -> str:
+    """What `/mk admin substitute` or `return` did: the seat changed hands at once, or
+    the offer waits for its new player (the holder's consent is told by the caller)."""
+    if offer.accepter_id is None:
+        if offer.user_id == target.user_id:
+            return m.gettext("{seat} is back with its own player.", seat=seat)
+        if name:
+            return m.gettext("{seat} is now played by {player}.", seat=seat, player=name)
+        return m.gettext("{seat} is now played by its new player.", seat=seat)
+    if name:
+        return m.gettext(
+            "The offer of {seat} is posted in the thread: it changes hands once {player} accepts.",
+            seat=seat,
+            player=name,
+        )
+    return m.gettext(
+        "The offer of {seat} is posted in the thread: it changes hands once they accept.",
+        seat=seat,
+    )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.client import MountainBot
+from bot.client import MountainBot, reader
 from bot.features.base import Feature
 from bot.texts import NO_MENTIONS, your_games_text
 
@@ -23,5 +23,5 @@ class GamesCommands(Feature):
         user = interaction.user.id
         guild = interaction.guild_id
         games = await self.bot.service.your_games(user, guild_id=guild)
-        text = your_games_text(games, user, here=guild is not None)
+        text = your_games_text(games, user, here=guild is not None, messages=reader(interaction))
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)

@@ -204,7 +204,10 @@ class LobbyCommands(Feature):
         # Discord sends the bot's permissions in this channel with the interaction
         missing = missing_permissions(interaction.app_permissions)
         if missing:
-            raise ServiceError(missing_permissions_text(channel.mention, missing))
+            # refused, nothing created: told in the asker's language
+            text = missing_permissions_text(channel.mention, missing, reader(interaction))
+            await self.bot.tell(interaction, text)
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)
         service = self.bot.service
         options = {"players": players, "side": side, "teams": teams, "workshops": workshops}

@@ -23,16 +23,17 @@ from bot.client import MountainBot, game_language, reader
 from bot.features.base import Feature
 from bot.help_texts import (
     HELP_TOPICS,
+    NO_SEAT,
     NO_SEAT_YOU,
     SHARED,
     caption,
     help_text,
     moment,
-    no_seat,
     scores_lines,
 )
 from bot.i18n import Messages, translator_for
-from bot.service import GameInfo, GameView, ServiceError
+from bot.i18n.catalogue import N_
+from bot.service import GameInfo, GameView, SeatInfo, ServiceError
 from bot.texts import NO_MENTIONS, NOT_STARTED, called_in, log_text, status_text
 from render import board_png, legend_png, market_png, pyramid_png, score_png
 from rules.legal import legal_kinds
@@ -49,6 +50,8 @@ class Look:
     game: GameInfo
     view: GameView
     state: dict[str, Any]
+    # the caption's language: the asker's, or the game's when shared with the table
+    messages: Messages
 
     @property
     def names(self) -> dict[int, str]:
@@ -59,12 +62,16 @@ class Look:
         """The images' language: the game's, whoever looks (as in its posts)."""
         return game_language(self.game)
 
+    def called(self, seat: SeatInfo) -> str:
+        return called_in(seat.label, seat.name, seat.ai, self.messages)
+
     def caption(self, subject: str) -> str:
-        called = {s.seat: s.called for s in self.game.seats}
+        m = self.messages
+        called = {s.seat: self.called(s) for s in self.game.seats}
         phase = str(self.state.get("phase", ""))
         waiting = [] if phase == "over" else [called[s] for s in self.state.get("to_act", [])]
-        when = moment(phase, int(self.state.get("n_actions", self.view.seq)))
-        return caption(self.game.id, subject, when, waiting, drafting=phase == "draft")
+        when = moment(phase, int(self.state.get("n_actions", self.view.seq)), m)
+        return caption(self.game.id, subject, when, waiting, drafting=phase == "draft", messages=m)
 
 
 class LookingCommands(Feature):
@@ -81,7 +88,8 @@ class LookingCommands(Feature):
         image = await asyncio.to_thread(
             partial(board_png, look.state, names=look.names, messages=look.language)
         )
-        await show(interaction, look.caption("the mountain"), image, "board.png", share)
+        subject = look.messages.gettext("the mountain")
+        await show(interaction, look.caption(subject), image, "board.png", share)
 
     @app_commands.command(
         name="pyramid", description="A player's pyramid of trolls and storage (yours by default)"
@@ -103,16 +111,20 @@ class LookingCommands(Feature):
         if colour is not None:
             seat = game.seat_labelled(colour)
             if seat is None:
-                raise ServiceError(f"No seat of this game is {colour}: pick one from the list.")
+                raise ServiceError(
+                    N_("No seat of this game is {colour}: pick one from the list."), colour=colour
+                )
         else:
             seat = game.seat_of(player.id if player else interaction.user.id)
         if seat is None:
-            raise ServiceError(no_seat(player.display_name) if player else NO_SEAT_YOU)
+            if player is not None:
+                raise ServiceError(NO_SEAT, name=player.display_name)
+            raise ServiceError(NO_SEAT_YOU)
         look = await self.seen(interaction, game, share)
         image = await asyncio.to_thread(
             partial(pyramid_png, look.state, seat.seat, names=look.names, messages=look.language)
         )
-        subject = f"{seat.called}'s pyramid"
+        subject = look.messages.gettext("{player}'s pyramid", player=look.called(seat))
         await show(interaction, look.caption(subject), image, f"pyramid-{seat.label}.png", share)
 
     @app_commands.command(
@@ -125,7 +137,8 @@ class LookingCommands(Feature):
     ) -> None:
         look = await self.look(interaction, share)
         image = await asyncio.to_thread(partial(market_png, look.state, messages=look.language))
-        await show(interaction, look.caption("the market"), image, "market.png", share)
+        subject = look.messages.gettext("the market")
+        await show(interaction, look.caption(subject), image, "market.png", share)
 
     @app_commands.command(
         name="scores", description="Honor so far; the score sheet once the game is over"
@@ -140,16 +153,19 @@ class LookingCommands(Feature):
             image = await asyncio.to_thread(
                 partial(score_png, state, outcome, names=look.names, messages=look.language)
             )
-            await show(interaction, look.caption("the score sheet"), image, "scores.png", share)
+            subject = look.messages.gettext("the score sheet")
+            await show(interaction, look.caption(subject), image, "scores.png", share)
             return
         by_account: dict[int, list[str]] = {}
-        called = {s.seat: s.called for s in look.game.seats}
+        called = {s.seat: look.called(s) for s in look.game.seats}
         for p in state["players"]:
             by_account.setdefault(p["account"], []).append(called.get(p["seat"], p["colour"]))
         lines = scores_lines(
-            (names, state["scores"][account]) for account, names in by_account.items()
+            ((names, state["scores"][account]) for account, names in by_account.items()),
+            look.messages,
         )
-        await show(interaction, f"{look.caption('honor on the track')}\n{lines}", None, "", share)
+        subject = look.messages.gettext("honor on the track")
+        await show(interaction, f"{look.caption(subject)}\n{lines}", None, "", share)
 
     @app_commands.command(name="log", description="The game's last actions, with their notation")
     async def log(self, interaction: discord.Interaction[MountainBot]) -> None:
@@ -228,7 +244,8 @@ class LookingCommands(Feature):
         view = await self.bot.service.view(game.id, viewer)
         if view.state is None:
             raise ServiceError(NOT_STARTED)
-        return Look(game, view, view.state)
+        messages = game_language(game) if share else reader(interaction)
+        return Look(game, view, view.state, messages)
 
 
 def names_of(game: GameInfo) -> dict[int, str]:
@@ -250,7 +267,7 @@ async def show(
         kwargs["file"] = discord.File(io.BytesIO(image), filename=filename)
     if share:
         # the first follow-up replaces the private "thinking..."; the next is public
-        await interaction.followup.send(SHARED, ephemeral=True)
+        await interaction.followup.send(reader(interaction).gettext(SHARED), ephemeral=True)
         await interaction.followup.send(text, **kwargs)
     else:
         await interaction.followup.send(text, ephemeral=True, **kwargs)

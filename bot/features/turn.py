@@ -44,6 +44,7 @@ from bot.client import MountainBot, game_language, reader, reply_to
 from bot.courier import Maker, Outgoing
 from bot.features.base import Feature
 from bot.i18n.catalogue import ENGLISH, N_, Messages, translator_for
+from bot.refusals import refusal_text
 from bot.service import GameInfo, Owed
 from bot.service.owed import GameOver, Ping, Reply, TurnPost
 from bot.store import OwedKind
@@ -279,8 +280,9 @@ class TurnCommands(Feature):
         file = discord.File(io.BytesIO(image), filename="dig-preview.png")
         messages = reader(interaction)
         if judged.refusal is not None or judged.story is None:
+            reason = refusal_text(judged.refusal, messages) if judged.refusal else ""
             await interaction.followup.send(
-                dig_refused(judged.refusal or "", messages), file=file, ephemeral=True
+                dig_refused(reason, messages), file=file, ephemeral=True
             )
             return
         confirm = ConfirmButton(
@@ -288,7 +290,7 @@ class TurnCommands(Feature):
         )
         cancel = CancelButton(game.id, judged.seq, label=messages.gettext(CANCEL))
         await interaction.followup.send(
-            dig_question(judged.story),
+            dig_question(judged.story, messages),
             file=file,
             view=view_of(confirm, cancel),
             ephemeral=True,

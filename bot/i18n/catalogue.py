@@ -42,6 +42,24 @@ def N_(message: str) -> str:
     return message
 
 
+# a message with its context, and one with its plural form too (`C_`, `NC_`)
+InContext = tuple[str, str]
+Counted = tuple[str, str, str]
+
+
+def C_(context: str, message: str) -> InContext:
+    """Mark a message with its context for the catalogue (one word in one grammatical
+    use, one sentence in one voice), translated where it is shown:
+    `Messages.pgettext(*marked)`."""
+    return (context, message)
+
+
+def NC_(context: str, singular: str, plural: str) -> Counted:
+    """Mark a counted message with its context for the catalogue, translated where it
+    is shown: `Messages.npgettext(*marked, n)`."""
+    return (context, singular, plural)
+
+
 def language_of(locale: object) -> str:
     """The catalogue's language for a Discord locale (`discord.Locale` or its value:
     "pl", "es-ES", "es-419", "en-US"...), English for any other.
@@ -95,6 +113,11 @@ class Messages:
 
     def pgettext(self, context: str, message: str, /, **params: object) -> str:
         return _filled(self._catalogue.pgettext(context, message), params)
+
+    def npgettext(
+        self, context: str, singular: str, plural: str, n: int, /, **params: object
+    ) -> str:
+        return _filled(self._catalogue.npgettext(context, singular, plural, n), params)
 
     def lookup(self, message: str, context: str | None = None) -> str | None:
         """The translation, or None if the catalogue has none (always None in English)."""

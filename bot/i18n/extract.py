@@ -1,16 +1,20 @@
 """Building the catalogue template (`messages.pot`) and keeping each language's `.po`
 in step with it (`python -m bot.i18n extract`).
 
-Three sources feed the template:
+Five sources feed the template:
 - the code: Babel's Python extractor finds every message marked with `_`, `gettext`,
-  `ngettext`, `pgettext` or `N_` in `bot/` and `render/` (the images' words);
+  `ngettext`, `pgettext`, `npgettext`, `N_`, `C_`, `NC_` or `NP_` in `bot/` and
+  `render/` (the images' words);
 - the slash commands: the bot's command tree is built (as at start-up, without
   Discord) and every string discord.py asks the translator for (command, option and
   choice names and descriptions) is recorded with its context, so a renamed option or
   a new choice cannot be missed;
 - the game's content the images show (`render.words.content_names`): the clan,
   workshop, spell and great hall names, the spells' texts and the tiers' names, each
-  under its kind as context, located in the data file it comes from.
+  under its kind as context, located in the data file it comes from;
+- the engine's refusals: the template each `RulesError` of `rules/` is raised with
+  (and each `Phrase` of one), found by the classes' names;
+- the workshops' texts, which a refused use tells (`bot.words.content_words`).
 """
 
 from __future__ import annotations
@@ -28,36 +32,49 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po, write_po
 from discord import app_commands
 
+from bot import words
 from bot.app import create_bot
 from bot.i18n.catalogue import DOMAIN, TEMPLATE, TRANSLATED, po_path
 from bot.i18n.commands import CONTEXTS
 from bot.service import GameService, MountainKingRules
 from bot.settings import Settings
 from bot.store.sqlite import SqliteStore
-from render import words
+from render import words as drawn
+from rules.errors import TOLD_TO_PLAYERS
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SOURCES = ("bot", "render")
 # where each kind of content name is written (the translator's reference)
 CONTENT_FILES = {
-    words.CLAN: "rules/data/clans.json",
-    words.WORKSHOP: "rules/data/workshops.json",
-    words.SPELL: "rules/data/spells.json",
-    words.SPELL_TEXT: "rules/data/spells.json",
-    words.GREAT_HALL: "rules/data/halls.json",
-    words.TIER: "rules/mountain.py",
+    drawn.CLAN: "rules/data/clans.json",
+    drawn.WORKSHOP: "rules/data/workshops.json",
+    drawn.SPELL: "rules/data/spells.json",
+    drawn.SPELL_TEXT: "rules/data/spells.json",
+    drawn.GREAT_HALL: "rules/data/halls.json",
+    drawn.TIER: "rules/mountain.py",
+    words.WORKSHOP_TEXT: "rules/data/workshops.json",
 }
 CONTENT_NOTES = {
-    words.CLAN: "a clan's name, as on a troll card of the images",
-    words.WORKSHOP: "a workshop's name (the rulebook's list of workshops)",
-    words.SPELL: "a spell's name, on its card in the market image",
-    words.SPELL_TEXT: "what a spell does, on its card in the market image",
-    words.GREAT_HALL: "a great hall's name, in the market image",
-    words.TIER: "a tier of the mountain by the rulebook's colour, in the board's legend",
+    drawn.CLAN: "a clan's name, as on a troll card of the images",
+    drawn.WORKSHOP: "a workshop's name (the rulebook's list of workshops)",
+    drawn.SPELL: "a spell's name, on its card in the market image",
+    drawn.SPELL_TEXT: "what a spell does, on its card in the market image",
+    drawn.GREAT_HALL: "a great hall's name, in the market image",
+    drawn.TIER: "a tier of the mountain by the rulebook's colour, in the board's legend",
+    words.WORKSHOP_TEXT: "what a workshop does, told when a use of it is refused",
 }
 COMMENT_TAGS = ("TRANSLATORS:",)
-# Babel's markers, and render.words.NP_ (a message with its context, translated later)
-KEYWORDS = {**DEFAULT_KEYWORDS, "NP_": ((1, "c"), 2)}
+# gettext's usual names, and the markers of messages with a context: the bot's
+# (`bot.i18n.catalogue.C_`, `NC_`) and the images' (`render.words.NP_`)
+KEYWORDS: dict[str, Any] = {
+    **DEFAULT_KEYWORDS,
+    "C_": ((1, "c"), 2),
+    "NC_": ((1, "c"), 2, 3),
+    "NP_": ((1, "c"), 2),
+}
+# the engine's refusals: the first argument of each of these calls is a template
+RULES = "rules"
+RULES_KEYWORDS: dict[str, None] = dict.fromkeys(TOLD_TO_PLAYERS)
 PROJECT = "mountain-king-bot"
 WIDTH = 88
 HEADER = """\
@@ -93,7 +110,9 @@ async def extract() -> Catalog:
         *source_messages(SOURCES[:1]),
         *await command_messages(),
         *source_messages(SOURCES[1:]),
-        *content_messages(),
+        *content_messages(drawn.content_names()),
+        *rules_messages(),
+        *content_messages(words.content_words()),
     ]
     for found in everything:
         catalog.add(
@@ -115,10 +134,20 @@ def source_messages(sources: Iterable[str] = SOURCES) -> Iterator[Found]:
             yield Found(context, message, [(path, lineno)], list(comments))
 
 
-def content_messages() -> Iterator[Found]:
-    """Every name and text of the game's content the images show, with the line of
-    the file that holds it."""
-    for context, texts in words.content_names().items():
+def rules_messages() -> Iterator[Found]:
+    """Every template the engine's refusals are raised with, with its file and line."""
+    for filename, lineno, message, comments, context in extract_from_dir(
+        ROOT / RULES, keywords=RULES_KEYWORDS, comment_tags=COMMENT_TAGS
+    ):
+        path = f"{RULES}/{filename}".replace("\\", "/")
+        notes = [*comments, "a refusal of the rules engine"]
+        yield Found(context, message, [(path, lineno)], notes)
+
+
+def content_messages(names: dict[str, list[str]]) -> Iterator[Found]:
+    """Every name and text of the game's content in `names` (by their context), with
+    the line of the file that holds it."""
+    for context, texts in names.items():
         path = CONTENT_FILES[context]
         lines = (ROOT / path).read_text(encoding="utf-8").splitlines()
         for text in texts:

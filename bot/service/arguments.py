@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Final, TypeGuard
 
+from bot.i18n.catalogue import N_
 from bot.service.errors import GameNotFoundError, ServiceError
 
 # SQLite's INTEGER is a signed 64-bit number
@@ -51,19 +52,23 @@ def check_arguments(
     if not isinstance(game_id, _Absent):
         if not _is_int(game_id):
             raise InvalidArgumentError(
-                f"A game is named by its number (such as 12), not by {_kind(game_id)}."
+                N_("A game is named by its number (such as 12), not by {kind}."),
+                kind=_kind(game_id),
             )
         if not ID_MIN <= game_id <= ID_MAX:
             raise GameNotFoundError(game_id)
     for value in (*ids, *(v for v in optional if v is not None)):
         if not _is_int(value):
             raise InvalidArgumentError(
-                f"An id must be a whole number (a Discord id), not {_kind(value)}."
+                N_("An id must be a whole number (a Discord id), not {kind}."), kind=_kind(value)
             )
         if not ID_MIN <= value <= ID_MAX:
             raise InvalidArgumentError(
-                "An id must be a whole number of at most 64 bits (a Discord id); this one has"
-                f" {len(str(abs(value)))} digits."
+                N_(
+                    "An id must be a whole number of at most 64 bits (a Discord id); this one"
+                    " has {digits} digits."
+                ),
+                digits=len(str(abs(value))),
             )
     if not isinstance(action, _Absent):
         check_action(action)
@@ -75,13 +80,15 @@ def check_action(action: object) -> None:
     if isinstance(action, str):
         if len(action) > MAX_ACTION_TEXT:
             raise InvalidArgumentError(
-                f"An action is at most {MAX_ACTION_TEXT} characters of notation; this one"
-                f" has {len(action)}."
+                N_("An action is at most {limit} characters of notation; this one has {length}."),
+                limit=MAX_ACTION_TEXT,
+                length=len(action),
             )
         return
     if type(action).__module__ == "builtins":
         raise InvalidArgumentError(
-            f"An action must be text in notation (such as `end`), not {_kind(action)}."
+            N_("An action must be text in notation (such as `end`), not {kind}."),
+            kind=_kind(action),
         )
 
 

@@ -7,7 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.service.protocol import Announce, Voice
+from bot.service.protocol import Announce
 from rules import engine, steps
 from rules.actions import Action, format_action, parse_action
 from rules.ai import choose_action
@@ -88,14 +88,14 @@ class MountainKingRules:
             return None
         return final_outcome(state).to_json()
 
-    def describe(self, state: State, seat: int, action: Action, voice: Voice = "they") -> str:
-        return describe(state, seat, action, voice)
+    def describe(self, state: State, seat: int, action: Action) -> dict[str, Any]:
+        return describe(state, seat, action).to_json()
 
     def announce(self, state: State) -> Announce:
         return ANNOUNCE.get(state.phase, "full")
 
-    def revealed(self, state: State, seat: int) -> str:
-        return kept(state, seat)
+    def revealed(self, state: State, seat: int) -> dict[str, Any]:
+        return kept(state, seat).to_json()
 
     def cells(self, action: Action) -> tuple[str, ...]:
         return cells_changed(action)

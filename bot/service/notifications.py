@@ -7,6 +7,7 @@ reminder loop reads and advances it through `Notifications`.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -25,6 +26,10 @@ from bot.store import (
     Store,
 )
 
+# how long a user's language is trusted without asking the store again (another bot
+# process may have stored a newer one)
+LANGUAGE_MEMORY = 600.0
+
 
 class Notifications:
     """The bot's reminder loop and settings commands call this (`service.notifications`)."""
@@ -32,6 +37,23 @@ class Notifications:
     def __init__(self, store: Store, clock: Callable[[], datetime]) -> None:
         self.store = store
         self._clock = clock
+        # user -> (language, when it was last known to be stored: monotonic seconds)
+        self._languages: dict[int, tuple[str, float]] = {}
+
+    async def remember_language(self, user_id: int, language: str) -> bool:
+        """Keep the language of the user's latest interaction with their preferences
+        (their direct messages are written in it). Written only when it changed, so
+        most interactions cost no write; whether it was written."""
+        known = self._languages.get(user_id)
+        now = time.monotonic()
+        if known is not None and known[0] == language and now - known[1] < LANGUAGE_MEMORY:
+            return False
+        stored = (await self.store.notification_prefs([user_id])).get(user_id)
+        changed = stored is None or stored.language != language
+        if changed:
+            await self.store.put_language(user_id, language)
+        self._languages[user_id] = (language, now)
+        return changed
 
     async def due_reminders(
         self, *, now: datetime | None = None, limit: int = 100
@@ -57,6 +79,7 @@ class Notifications:
                     since=r.waiting_since,
                     missed=r.missed,
                     dm_opt_in=user is not None and user in prefs and prefs[user].dm_opt_in,
+                    language=prefs[user].language if user is not None and user in prefs else None,
                 )
             )
         return out
@@ -102,12 +125,15 @@ class Notifications:
         """DM opt-in, quiet hours (minutes after local midnight) and time zone."""
         for minute in (prefs.quiet_start, prefs.quiet_end):
             if minute is not None and not 0 <= minute < MINUTES_PER_DAY:
-                raise InvalidSettingError("Quiet hours are times of day between 00:00 and 23:59.")
+                raise InvalidSettingError(
+                    N_("Quiet hours are times of day between 00:00 and 23:59.")
+                )
         if (prefs.quiet_start is None) != (prefs.quiet_end is None):
-            raise InvalidSettingError("Give both ends of your quiet hours, or neither.")
+            raise InvalidSettingError(N_("Give both ends of your quiet hours, or neither."))
         if not is_time_zone(prefs.timezone):
             raise InvalidSettingError(
-                f"Unknown time zone {prefs.timezone!r} (try e.g. Europe/Warsaw)."
+                N_("Unknown time zone {timezone} (try e.g. Europe/Warsaw)."),
+                timezone=repr(prefs.timezone),
             )
         await self.store.put_notification_prefs(prefs)
 

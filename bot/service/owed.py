@@ -14,6 +14,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from bot.service.protocol import StoryData
+
 
 class _Payload(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -42,10 +44,11 @@ class StartPost(_Payload):
 
 
 class Told(_Payload):
-    """One player's line in a post: what they did."""
+    """One player's line in a post: what they did (the rules' stories, told by the
+    bot in the game's language; older payloads hold English sentences)."""
 
     player: Player
-    sentences: tuple[str, ...]
+    sentences: tuple[StoryData, ...]
 
 
 class TurnPost(_Payload):
@@ -59,7 +62,7 @@ class TurnPost(_Payload):
 
     kind: Literal["turn"] = "turn"
     player: Player
-    sentences: tuple[str, ...]
+    sentences: tuple[StoryData, ...]
     cells: tuple[str, ...]
     seq: int
     images: Literal["all", "board", "none"] = "all"
@@ -100,7 +103,8 @@ class Reply(_Payload):
     token: str
     expires_at: datetime
     notation: str
-    story: str
+    # what the player did (an undo: the action taken back)
+    story: StoryData
     turn_ended: bool = False
     game_over: bool = False
     undone: str | None = None

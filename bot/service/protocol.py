@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Protocol, TypeVar
 
-# how a story is told: to the table, to the player who acted, or asked before a move
-Voice = Literal["they", "you", "ask"]
+# What an action did, as the rules tell it: JSON-ready data (a kind and its facts) the
+# bot tells in any language and voice; a game stored before stories were data kept an
+# English sentence instead.
+StoryData = dict[str, Any] | str
 # how a turn played in a phase is told to the table: not at all until the phase is over
 # (a secret draft), in one short line that calls the next player (setting up), or with
 # the turn post and images
@@ -94,18 +96,19 @@ class GameRules(Protocol[S, A]):
         """The final result as JSON-ready data, once the game is over."""
         ...
 
-    def describe(self, state: S, seat: int, action: A, voice: Voice = "they") -> str:
-        """What the action did, in one sentence without the player's name, told from
-        `state`, the position it was played in: to the table ("they", the story stored
-        with the action), to the player ("you") or asked before it is played ("ask")."""
+    def describe(self, state: S, seat: int, action: A) -> dict[str, Any]:
+        """What the action does, told from `state`, the position it is played in: the
+        story stored with the action (JSON-ready; the bot tells it to the table, to the
+        player who acted, or asks it before a move)."""
         ...
 
     def announce(self, state: S) -> Announce:
         """How a turn played in this position is told to the table (see `Announce`)."""
         ...
 
-    def revealed(self, state: S, seat: int) -> str:
-        """What a seat did in a secret phase, told once it is over ("kept ...")."""
+    def revealed(self, state: S, seat: int) -> dict[str, Any]:
+        """What a seat did in a secret phase, told once it is over ("kept ..."), as a
+        story."""
         ...
 
     def cells(self, action: A) -> tuple[str, ...]:

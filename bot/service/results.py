@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from bot.service.protocol import StoryData
 from bot.store import GameStatus
 
 
@@ -104,10 +105,10 @@ class ActResult:
     game_over: bool
     outcome: dict[str, Any] | None = None
     undone: str | None = None
-    # what the action did, told by the rules (stored with it)
-    story: str = ""
-    # the same, told to the player who acted ("ended your turn")
-    told: str = ""
+    # what the action did, as the rules tell it (stored with it)
+    story: StoryData = ""
+    # what the player who acted is told they did (an undo: the action taken back)
+    told: StoryData = ""
     # the owed private answer to the interaction, if the caller gave its token
     reply_id: int | None = None
     repeated: bool = False
@@ -132,8 +133,8 @@ class ActResult:
 
 @dataclass(frozen=True, slots=True)
 class LogEntry:
-    """One action that stands in the game (undone ones are left out), with the
-    sentence the rules told of it when it was stored (None for old entries)."""
+    """One action that stands in the game (undone ones are left out), with the story
+    the rules told of it when it was stored (None for the oldest entries)."""
 
     seq: int
     seat: int
@@ -141,18 +142,20 @@ class LogEntry:
     notation: str
     user_id: int | None
     at: datetime
-    story: str | None = None
-    # the seat's player as the table calls them ("alice (Blue)")
-    who: str = ""
+    story: StoryData | None = None
+    # the seat's player's name and whether the AI plays the seat (the bot calls them
+    # "alice (Blue)" in the reader's language)
+    name: str | None = None
+    ai: bool = False
 
     def __str__(self) -> str:
         return f"{self.label} {self.notation}"
 
     @property
-    def sentence(self) -> str:
-        """What the action did ("recruited ..."), or its notation for entries stored
-        before stories were told."""
-        return self.story or f"played `{self.notation}`"
+    def told(self) -> StoryData:
+        """What the action did, or its notation for entries stored before stories
+        were told."""
+        return self.story or {"kind": "played", "notation": self.notation}
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +192,8 @@ class DueReminder:
     since: datetime
     missed: int
     dm_opt_in: bool
+    # the language of the player's last interaction (their DM is written in it)
+    language: str | None = None
 
     @property
     def turn(self) -> int:
@@ -230,8 +235,8 @@ class ActionPreview:
     seat: int
     notation: str
     cells: tuple[str, ...]
-    story: str | None
-    refusal: str | None
+    story: StoryData | None
+    refusal: ValueError | None
     refusal_cell: str | None
     view: dict[str, Any]
 
@@ -262,3 +267,5 @@ class Digest:
 
     user_id: int
     games: tuple[YourGame, ...]
+    # the language of the player's last interaction (None: never seen: English)
+    language: str | None = None

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.i18n.catalogue import N_
+from bot.service import stories
 from bot.service.errors import (
     CorruptGameError,
     GameStateError,
@@ -31,7 +32,7 @@ def seat_of_controller(seats: Sequence[SeatRecord], user_id: int) -> SeatRecord:
 
 
 def seat_of_member(
-    seats: Sequence[SeatRecord], user_id: int, message: str = "You are not in this game."
+    seats: Sequence[SeatRecord], user_id: int, message: str = N_("You are not in this game.")
 ) -> SeatRecord:
     """The seat this user is attached to, playing it or not."""
     for seat in seats:
@@ -44,7 +45,7 @@ def seat_numbered(seats: Sequence[SeatRecord], seat: int) -> SeatRecord:
     for s in seats:
         if s.seat == seat:
             return s
-    raise SeatingError(f"There is no seat {seat} in this game.")
+    raise SeatingError(N_("There is no seat {seat} in this game."), seat=seat)
 
 
 def label(seat: SeatRecord) -> str:
@@ -96,16 +97,18 @@ def require_status(game: GameRecord, status: GameStatus) -> None:
     raise GameStateError(N_("This game was abandoned."))
 
 
-def require_creator(game: GameRecord, user_id: int, admin: bool, what: str) -> None:
+def require_creator(game: GameRecord, user_id: int, admin: bool, refusal: str) -> None:
+    """Refused (with `refusal`, a template of the catalogue) unless the user created
+    the game or is a server admin."""
     if not admin and user_id != game.creator_id:
-        raise NotAllowedError(f"Only the game's creator or a server admin can {what}.")
+        raise NotAllowedError(refusal)
 
 
 def require_seat_manager(game: GameRecord, seat: SeatRecord, user_id: int, admin: bool) -> None:
     """The seat's own player, the game's creator or an admin."""
     if not (admin or user_id in (game.creator_id, seat.controller_id)):
         raise NotAllowedError(
-            "Only the seat's player, the game's creator or a server admin can do that."
+            N_("Only the seat's player, the game's creator or a server admin can do that.")
         )
 
 
@@ -158,27 +161,31 @@ def handover(
     """Who must agree before `user_id` plays `seat`, when `by_user_id` asks (the rule
     is `SEAT_RULE`). Raises if `by_user_id` may not ask for it at all."""
     if seat.ai:
-        raise SeatingError("That seat is an AI player's: it has no player to replace.")
+        raise SeatingError(N_("That seat is an AI player's: it has no player to replace."))
     if user_id == seat.user_id:
         # back to its own player: theirs at any time, and anyone managing it may return it
         if seat.substitute_id is None and not seat.autopilot:
-            raise SeatingError("That seat is already played by its own player.")
+            raise SeatingError(N_("That seat is already played by its own player."))
         if not (admin or by_user_id in (seat.user_id, seat.controller_id, game.creator_id)):
             raise NotAllowedError(
-                "Only the seat's player, whoever plays it now, the game's creator or a server"
-                " admin can give a seat back to its player."
+                N_(
+                    "Only the seat's player, whoever plays it now, the game's creator or a"
+                    " server admin can give a seat back to its player."
+                )
             )
         return Handover(None, "own" if by_user_id == seat.user_id else "")
     if any(user_id in (s.user_id, s.substitute_id) for s in seats if s.seat != seat.seat):
-        raise SeatingError("That user already plays a seat in this game.")
+        raise SeatingError(N_("That user already plays a seat in this game."))
     if user_id == seat.controller_id:
-        raise SeatingError("That user already plays that seat.")
+        raise SeatingError(N_("That user already plays that seat."))
     if admin:
         return Handover(None, "admin")
     if by_user_id not in (seat.user_id, seat.controller_id, game.creator_id):
         raise NotAllowedError(
-            "Only the seat's player, whoever plays it now, the game's creator or a server"
-            " admin can hand a seat over."
+            N_(
+                "Only the seat's player, whoever plays it now, the game's creator or a server"
+                " admin can hand a seat over."
+            )
         )
     if user_id != by_user_id:
         return Handover(user_id, "accepted")
@@ -232,18 +239,21 @@ def game_info(rules: GameRules[S, A], game: GameRecord, seats: Sequence[SeatReco
 
 
 def log_entries(seats: Sequence[SeatRecord], moves: Sequence[ActionRecord]) -> list[LogEntry]:
-    labels = {s.seat: label(s) for s in seats}
-    names = {s.seat: called_seat(s) for s in seats}
-    return [
-        LogEntry(
-            m.seq,
-            m.seat,
-            labels.get(m.seat, str(m.seat)),
-            m.notation,
-            m.user_id,
-            m.created_at,
-            m.story,
-            names.get(m.seat, str(m.seat)),
+    by_seat = {s.seat: s for s in seats}
+    out = []
+    for m in moves:
+        seat = by_seat.get(m.seat)
+        out.append(
+            LogEntry(
+                m.seq,
+                m.seat,
+                label(seat) if seat else str(m.seat),
+                m.notation,
+                m.user_id,
+                m.created_at,
+                stories.read(m.story),
+                seat.name if seat else None,
+                seat.ai if seat else False,
+            )
         )
-        for m in moves
-    ]
+    return out

@@ -25,7 +25,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Generic
 from weakref import WeakValueDictionary
 
-from bot.i18n.catalogue import LANGUAGES, SOURCE_LANGUAGE
+from bot.i18n.catalogue import LANGUAGES, N_, SOURCE_LANGUAGE
+from bot.service import stories
 from bot.service.arguments import ABSENT, check_arguments
 from bot.service.errors import (
     CannotUndoError,
@@ -53,7 +54,7 @@ from bot.service.loading import (
 from bot.service.notifications import Notifications, waiting_rows
 from bot.service.outbox import Outbox
 from bot.service.owed import OwedPayload, Ping, SeatChange, SeatHow, SeatNews, StartPost
-from bot.service.protocol import A, GameRules, S
+from bot.service.protocol import A, GameRules, S, StoryData
 from bot.service.reminders import next_reminder
 from bot.service.results import (
     ActionPreview,
@@ -196,7 +197,12 @@ class GameService(Generic[S, A]):
         """Seat an AI player in the next free seat (the creator, or a server admin)."""
         check_arguments(game_id, by_user_id)
         game, _ = await self._game_and_seats(game_id)
-        require_creator(game, by_user_id, admin, "add AI players")
+        require_creator(
+            game,
+            by_user_id,
+            admin,
+            N_("Only the game's creator or a server admin can add AI players."),
+        )
         return await self._add_seat(game_id, None)
 
     async def _add_seat(
@@ -214,8 +220,8 @@ class GameService(Generic[S, A]):
                 game, seats = await self._game_and_seats(game_id)
                 require_status(game, "open")
                 if user_id is not None and any(s.user_id == user_id for s in seats):
-                    raise SeatingError("You are already in this game.")
-                raise SeatingError(f"This game is full ({need} players).")
+                    raise SeatingError(N_("You are already in this game."))
+                raise SeatingError(N_("This game is full ({count} players)."), count=need)
             return await self.info(game_id)
 
     async def leave(self, game_id: int, user_id: int) -> GameInfo:
@@ -226,8 +232,10 @@ class GameService(Generic[S, A]):
             seat = seat_of_member(seats, user_id)
             if game.status != "open":
                 raise GameStateError(
-                    "The game has started: ask its creator to seat a substitute or hand your"
-                    " seat to the autopilot."
+                    N_(
+                        "The game has started: ask its creator to seat a substitute or hand"
+                        " your seat to the autopilot."
+                    )
                 )
             if not await self.store.remove_seat(game_id, seat.seat, at=self._clock()):
                 raise GameMovedOnError(game_id)
@@ -239,13 +247,25 @@ class GameService(Generic[S, A]):
         check_arguments(game_id, user_id)
         async with self._lock(game_id):
             game, seats = await self._game_and_seats(game_id)
-            require_creator(game, user_id, admin, "start the game")
+            require_creator(
+                game,
+                user_id,
+                admin,
+                N_("Only the game's creator or a server admin can start the game."),
+            )
             require_status(game, "open")
             config = parse_config(game)
             need = self.rules.seat_count(config)
             if len(seats) != need:
-                joined = f"only {len(seats)} " + ("has" if len(seats) == 1 else "have")
-                raise SeatingError(f"The table needs {need} players and {joined} joined.")
+                if len(seats) == 1:
+                    raise SeatingError(
+                        N_("The table needs {count} players and only 1 has joined."), count=need
+                    )
+                raise SeatingError(
+                    N_("The table needs {count} players and only {joined} have joined."),
+                    count=need,
+                    joined=len(seats),
+                )
             seed = self._new_seed()
             now = self._clock()
             try:
@@ -280,9 +300,14 @@ class GameService(Generic[S, A]):
         check_arguments(game_id, user_id)
         async with self._lock(game_id):
             game, _ = await self._game_and_seats(game_id)
-            require_creator(game, user_id, admin, "abandon the game")
+            require_creator(
+                game,
+                user_id,
+                admin,
+                N_("Only the game's creator or a server admin can abandon the game."),
+            )
             if game.status not in RUNNING:
-                raise GameStateError("This game is already over.")
+                raise GameStateError(N_("This game is already over."))
             now = self._clock()
             if not await self.store.set_status(game_id, "abandoned", only_from=RUNNING, at=now):
                 raise GameMovedOnError(game_id)
@@ -295,7 +320,9 @@ class GameService(Generic[S, A]):
         check_arguments(game_id, user_id)
         async with self._lock(game_id):
             game, _ = await self._game_and_seats(game_id)
-            require_creator(game, user_id, False, "take back the game")
+            require_creator(
+                game, user_id, False, N_("Only the game's creator can take back the game.")
+            )
             return await self.store.discard_game(game_id)
 
     async def kick(
@@ -312,8 +339,13 @@ class GameService(Generic[S, A]):
         check_arguments(game_id, by_user_id, user_id)
         async with self._lock(game_id):
             game, seats = await self._game_and_seats(game_id)
-            require_creator(game, by_user_id, admin, "remove players")
-            seat = seat_of_member(seats, user_id, "That user is not playing in this game.")
+            require_creator(
+                game,
+                by_user_id,
+                admin,
+                N_("Only the game's creator or a server admin can remove players."),
+            )
+            seat = seat_of_member(seats, user_id, N_("That user is not playing in this game."))
             now = self._clock()
             if game.status == "open":
                 if not await self.store.remove_seat(game_id, seat.seat, at=now):
@@ -356,8 +388,10 @@ class GameService(Generic[S, A]):
             plan = handover(game, seats, target, by_user_id, user, admin)
             if plan.accepter_id is not None:
                 raise NotAllowedError(
-                    "Taking over a seat needs the new player's acceptance:"
-                    " `/mk admin what:substitute` posts an offer they accept."
+                    N_(
+                        "Taking over a seat needs the new player's acceptance:"
+                        " `/mk admin what:substitute` posts an offer they accept."
+                    )
                 )
             await self._hand_seat(game, target, user, plan, by_user_id, name, by_name)
             return await self.info(game_id)
@@ -426,11 +460,11 @@ class GameService(Generic[S, A]):
             target = seat_numbered(seats, seat)
             if seat_token(target) != token:
                 raise SeatingError(
-                    "This offer is no longer valid: the seat changed since it was made."
+                    N_("This offer is no longer valid: the seat changed since it was made.")
                 )
             plan = handover(game, seats, target, by_user_id, new_user_id, False)
             if plan.accepter_id is not None and plan.accepter_id != user_id:
-                raise NotAllowedError("This offer is for someone else.")
+                raise NotAllowedError(N_("This offer is for someone else."))
             await self._hand_seat(game, target, new_user_id, plan, by_user_id, name, by_name)
             return await self.info(game_id)
 
@@ -453,9 +487,9 @@ class GameService(Generic[S, A]):
             target = seat_numbered(seats, seat)
             require_seat_manager(game, target, by_user_id, admin)
             if target.ai:
-                raise SeatingError("That seat is an AI player's: the AI always plays it.")
+                raise SeatingError(N_("That seat is an AI player's: the AI always plays it."))
             if not on and target.controller_id is None:
-                raise SeatingError("Nobody plays that seat: seat a substitute first.")
+                raise SeatingError(N_("Nobody plays that seat: seat a substitute first."))
             if target.autopilot == on:
                 return await self.info(game_id)
             change: SeatChange = "autopilot-on" if on else "autopilot-off"
@@ -525,7 +559,12 @@ class GameService(Generic[S, A]):
         check_language(language)
         async with self._lock(game_id):
             game, _ = await self._game_and_seats(game_id)
-            require_creator(game, user_id, admin, "change the game's language")
+            require_creator(
+                game,
+                user_id,
+                admin,
+                N_("Only the game's creator or a server admin can change the game's language."),
+            )
             if not await self.store.set_language(game_id, language, at=self._clock()):
                 raise GameNotFoundError(game_id)
         return await self.info(game_id)
@@ -576,7 +615,9 @@ class GameService(Generic[S, A]):
         def chooser(loaded: Loaded[S]) -> tuple[SeatRecord, int | None]:
             target = seat_numbered(loaded.seats, seat)
             if not target.machine_played:
-                raise NotAllowedError(f"Seat {label(target)} is played by its player.")
+                raise NotAllowedError(
+                    N_("Seat {seat} is played by its player."), seat=label(target)
+                )
             return target, None
 
         return await self._act(game_id, chooser, action, None, expected_seq)
@@ -616,8 +657,8 @@ class GameService(Generic[S, A]):
                 taken = self.rules.parse_action(last.notation)
             except Exception as exc:
                 raise corrupt(game_id, exc) from exc
-            story = "took back: " + (last.story or f"`{last.notation}`")
-            told = self.rules.describe(before, seat.seat, taken, "you")
+            told = self.rules.describe(before, seat.seat, taken)
+            story = stories.took_back(told)
             commit = Commit(state, before, seat, user_id, UNDO, story, (), last.notation, told)
             return await self._append(
                 loaded,
@@ -646,10 +687,10 @@ class GameService(Generic[S, A]):
             raise not_your_turn(loaded.seats, to_act)
         value = self.rules.parse_action(action) if isinstance(action, str) else action
         refusal: ValueError | None = None
-        story: str | None = None
+        story: StoryData | None = None
         try:
             self.rules.play(state, seat.seat, value)
-            story = self.rules.describe(state, seat.seat, value, "ask")
+            story = self.rules.describe(state, seat.seat, value)
         except ValueError as exc:  # the rules' refusal, with its sentence
             refusal = exc
         return ActionPreview(
@@ -659,7 +700,7 @@ class GameService(Generic[S, A]):
             notation=self.rules.notation(value),
             cells=self.rules.cells(value),
             story=story,
-            refusal=None if refusal is None else str(refusal),
+            refusal=refusal,
             refusal_cell=None if refusal is None else getattr(refusal, "cell", None),
             view=self.rules.view(state, seat.seat),
         )
@@ -777,13 +818,16 @@ class GameService(Generic[S, A]):
     async def log(self, game_id: int) -> list[LogEntry]:
         """The actions that stand, in notation, oldest first."""
         check_arguments(game_id)
-        _, seats = await self._game_and_seats(game_id)
+        game, seats = await self._game_and_seats(game_id)
         entries = await self.store.actions(game_id)
         try:
             check_sequence(entries, 0, entries[-1].seq if entries else 0)
-            return log_entries(seats, standing(entries))
+            moves = standing(entries)
         except ValueError as exc:
             raise corrupt(game_id, exc) from exc
+        if not stories.all_told(moves):
+            moves = await self._told(game, parse_config(game), moves, entries)
+        return log_entries(seats, moves)
 
     async def record(self, game_id: int) -> dict[str, Any]:
         """The game's record (config, seed, every standing action in notation), checked
@@ -791,7 +835,7 @@ class GameService(Generic[S, A]):
         check_arguments(game_id)
         loaded = await load(self.store, self.rules, game_id)
         if loaded.game.seed is None or loaded.state is None:
-            raise GameStateError("This game has not started yet.")
+            raise GameStateError(N_("This game has not started yet."))
         entries = await self.store.actions(game_id)
         try:
             moves = [(e.seat, e.notation) for e in standing(entries)]
@@ -821,7 +865,8 @@ class GameService(Generic[S, A]):
         start = end
         while start and moves[start - 1].seat != seat:
             start -= 1
-        return log_entries(loaded.seats, moves[start:end])
+        told = await self._told(loaded.game, loaded.config, moves[start:end], entries)
+        return log_entries(loaded.seats, told)
 
     async def turn_status(self, game_id: int) -> TurnStatus:
         """Whom the game is waiting for, since when, and when each is reminded next."""
@@ -904,6 +949,21 @@ class GameService(Generic[S, A]):
 
     # --- private helpers -------------------------------------------------------------
 
+    async def _told(
+        self,
+        game: GameRecord,
+        config: dict[str, Any],
+        entries: Sequence[ActionRecord],
+        log: Sequence[ActionRecord] | None = None,
+    ) -> list[ActionRecord]:
+        """The entries with the English sentences of an older game told anew as
+        stories (`stories.restory`: the log is read and replayed only for those)."""
+        if stories.all_told(entries):
+            return list(entries)
+        if log is None:
+            log = await self.store.actions(game.id)
+        return stories.restory(self.rules, game, config, log, entries)
+
     def _lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
         if lock is None:
@@ -963,7 +1023,6 @@ class GameService(Generic[S, A]):
                 notation=self.rules.notation(value),
                 story=self.rules.describe(state, seat.seat, value),
                 cells=self.rules.cells(value),
-                told=self.rules.describe(state, seat.seat, value, "you"),
             )
             return await self._append(loaded, commit, interaction_id, reply_to)
 
@@ -971,7 +1030,7 @@ class GameService(Generic[S, A]):
         """How the table hears of this action (see `table.Telling`)."""
         before = self.rules.announce(commit.before)
         after = self.rules.announce(commit.after)
-        revealed: tuple[tuple[int, str], ...] = ()
+        revealed: tuple[tuple[int, StoryData], ...] = ()
         if before == "secret" and after != "secret":
             revealed = tuple((s.seat, self.rules.revealed(commit.after, s.seat)) for s in seats)
         return Telling(before, after, self.rules.phase(commit.after), revealed)
@@ -1013,7 +1072,7 @@ class GameService(Generic[S, A]):
             now,
             commit.user_id,
             interaction_id,
-            story=commit.story,
+            story=stories.stored(commit.story),
             ends_turn=turn_ended,
         )
         result = ActResult(
@@ -1030,9 +1089,10 @@ class GameService(Generic[S, A]):
             outcome=self.rules.outcome(commit.after) if over else None,
             undone=commit.undone,
             story=commit.story,
-            told=commit.told,
+            told=commit.told or commit.story,
         )
         turn = await self.store.turn_actions(game.id, seat.seat) if turn_ended else []
+        turn = await self._told(loaded.game, loaded.config, turn)
         owed = owed_after(
             self.rules,
             result,
@@ -1218,7 +1278,7 @@ class GameService(Generic[S, A]):
                 row.user_id, due_at=row.due_at, next_at=next_at, sent_at=sent
             )
             if claimed and games:
-                out.append(Digest(row.user_id, games))
+                out.append(Digest(row.user_id, games, prefs.language))
         return out
 
 
@@ -1227,13 +1287,13 @@ def _seat_user(seat: SeatRecord, user_id: int | None) -> int:
     if user_id is not None:
         return user_id
     if seat.user_id is None:
-        raise SeatingError("That seat has no player of its own: name who takes it.")
+        raise SeatingError(N_("That seat has no player of its own: name who takes it."))
     return seat.user_id
 
 
 def _started(loaded: Loaded[S]) -> S:
     if loaded.state is None:
-        raise GameStateError("This game has not started yet.")
+        raise GameStateError(N_("This game has not started yet."))
     return loaded.state
 
 
@@ -1245,5 +1305,7 @@ def check_language(language: object) -> None:
     """A language the game's posts can be written in (a catalogue's language)."""
     if language not in LANGUAGES:
         raise InvalidSettingError(
-            f"There is no language {language!r} here: choose one of {', '.join(LANGUAGES)}."
+            N_("There is no language {language} here: choose one of {languages}."),
+            language=repr(language),
+            languages=", ".join(LANGUAGES),
         )

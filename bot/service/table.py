@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Generic
 
+from bot.service import stories
 from bot.service.loading import standing
 from bot.service.owed import GameOver, OwedPayload, Ping, Player, Reply, Told, TurnPost
-from bot.service.protocol import A, Announce, GameRules, S
+from bot.service.protocol import A, Announce, GameRules, S, StoryData
 from bot.service.results import ActResult, ReplyTo
 from bot.service.seats import label
 from bot.store import ActionRecord, NewOwed, ReminderRecord, SeatRecord
@@ -41,11 +42,11 @@ class Commit(Generic[S]):
     seat: SeatRecord
     user_id: int | None
     notation: str
-    story: str
+    story: StoryData
     cells: tuple[str, ...]
     undone: str | None = None
-    # the story told to the player who acted ("ended your turn")
-    told: str = ""
+    # what the player who acted is told they did (an undo: the action taken back)
+    told: StoryData = ""
 
 
 def player(seat: SeatRecord) -> Player:
@@ -73,7 +74,7 @@ class Telling:
     before: Announce = "full"
     after: Announce = "full"
     phase: str = ""
-    revealed: tuple[tuple[int, str], ...] = ()
+    revealed: tuple[tuple[int, StoryData], ...] = ()
 
 
 def owed_after(
@@ -106,7 +107,7 @@ def owed_after(
     turn = [e for e in standing(log) if e.seat == result.seat] if result.turn_ended else []
     post = TurnPost(
         player=player(by_seat[result.seat]),
-        sentences=tuple(e.story or f"played `{e.notation}`" for e in turn),
+        sentences=tuple(stories.of(e) for e in turn),
         cells=_cells(rules, turn),
         seq=result.seq,
     )

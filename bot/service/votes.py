@@ -14,6 +14,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
+from bot.i18n.catalogue import N_
 from bot.service.errors import GameNotFoundError, NotAllowedError, ServiceError
 from bot.service.owed import Player, VoteNews
 from bot.service.table import player, stored
@@ -116,11 +117,11 @@ class Votes:
         voters = _voters(seats, vote.seat)
         decisive = admin or voter_id == game.creator_id
         if not decisive and voter_id not in voters:
-            raise NotAllowedError("Only the other players at this table can vote.")
+            raise NotAllowedError(N_("Only the other players at this table can vote."))
         ballot = BallotRecord(vote_id, voter_id, choice, self._clock())
         ballots = await self.store.cast_ballot(ballot, owed=[stored(VoteNews(vote_id=vote_id))])
         if ballots is None:
-            raise ServiceError("This vote is over.")
+            raise ServiceError(N_("This vote is over."))
         decision = choice if decisive else decide(ballots, voters)
         if decision is not None:
             await self._close(vote, decision, seats)
@@ -160,7 +161,7 @@ class Votes:
     async def _vote(self, vote_id: int) -> VoteRecord:
         vote = await self.store.vote(vote_id)
         if vote is None:
-            raise ServiceError("That vote does not exist any more.")
+            raise ServiceError(N_("That vote does not exist any more."))
         return vote
 
     async def _open(self, vote_id: int) -> VoteRecord:
@@ -170,7 +171,7 @@ class Votes:
             await self._close(vote, "void", seats)
             vote = await self._vote(vote_id)
         if vote.status != "open":
-            raise ServiceError("This vote is over.")
+            raise ServiceError(N_("This vote is over."))
         return vote
 
     async def _still_awaited(self, vote: VoteRecord) -> bool:

@@ -252,7 +252,14 @@ class Store(ABC):
         """Stored preferences of these users (users without any are absent)."""
 
     @abstractmethod
-    async def put_notification_prefs(self, prefs: NotificationPrefs) -> None: ...
+    async def put_notification_prefs(self, prefs: NotificationPrefs) -> None:
+        """Store a user's preferences (their language only if `prefs` gives one: None
+        keeps the stored one)."""
+
+    @abstractmethod
+    async def put_language(self, user_id: int, language: str) -> None:
+        """Remember the language of a user's last interaction (their other
+        preferences stay as they are, or the defaults for a user without any)."""
 
     @abstractmethod
     async def reminders(self, game_id: int) -> list[ReminderRecord]:

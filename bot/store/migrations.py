@@ -239,6 +239,15 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE games ADD COLUMN language TEXT NOT NULL DEFAULT 'en'",
         ),
     ),
+    Migration(
+        6,
+        "each player's language: their direct messages are written in it",
+        (
+            # the language of the player's last interaction with the bot (en, pl or es);
+            # NULL until they are seen once: their DMs then use the game's language
+            "ALTER TABLE notification_prefs ADD COLUMN language TEXT",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

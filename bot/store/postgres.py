@@ -645,24 +645,35 @@ class PostgresStore(Store):
             return {}
         async with self._conn() as conn:
             rows = await conn.fetch(
-                "SELECT user_id, dm_opt_in, quiet_start, quiet_end, timezone"
+                "SELECT user_id, dm_opt_in, quiet_start, quiet_end, timezone, language"
                 " FROM notification_prefs WHERE user_id = ANY($1::bigint[])",
                 ids,
             )
-        return {r[0]: NotificationPrefs(r[0], bool(r[1]), r[2], r[3], r[4]) for r in rows}
+        return {r[0]: NotificationPrefs(r[0], bool(r[1]), r[2], r[3], r[4], r[5]) for r in rows}
 
     async def put_notification_prefs(self, prefs: NotificationPrefs) -> None:
         async with self._write() as conn:
             await conn.execute(
                 "INSERT INTO notification_prefs (user_id, dm_opt_in, quiet_start, quiet_end,"
-                " timezone) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO UPDATE SET"
-                " dm_opt_in = excluded.dm_opt_in, quiet_start = excluded.quiet_start,"
-                " quiet_end = excluded.quiet_end, timezone = excluded.timezone",
+                " timezone, language) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_id) DO"
+                " UPDATE SET dm_opt_in = excluded.dm_opt_in, quiet_start = excluded.quiet_start,"
+                " quiet_end = excluded.quiet_end, timezone = excluded.timezone,"
+                " language = COALESCE(excluded.language, notification_prefs.language)",
                 prefs.user_id,
                 int(prefs.dm_opt_in),
                 prefs.quiet_start,
                 prefs.quiet_end,
                 prefs.timezone,
+                prefs.language,
+            )
+
+    async def put_language(self, user_id: int, language: str) -> None:
+        async with self._write() as conn:
+            await conn.execute(
+                "INSERT INTO notification_prefs (user_id, language) VALUES ($1, $2)"
+                " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language",
+                user_id,
+                language,
             )
 
     async def reminders(self, game_id: int) -> list[ReminderRecord]:

@@ -157,6 +157,8 @@ class NotificationPrefs:
     quiet_start: int | None = None
     quiet_end: int | None = None
     timezone: str = "UTC"
+    # the language of the user's last interaction (None: never seen since it was kept)
+    language: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,7 +45,7 @@ def choose_action(state: State, seat: int, rng: random.Random, *, strict: bool =
     if state.phase == "gates":
         return choose_gate(state, seat, rng)
     if state.phase != "play" or state.turn is None or state.turn.seat != seat:
-        raise IllegalActionError(f"Seat {seat} has nothing to do now.", "not_your_turn")
+        raise IllegalActionError("Seat {seat} has nothing to do now.", "not_your_turn", seat=seat)
     action = TurnPlayer(state, seat).act(rng)
     if is_legal(state, seat, action):
         return action

@@ -160,3 +160,29 @@ async def test_bad_notification_settings_are_refused(tmp_path: Path) -> None:
         assert await service.notifications.prefs(A) == NotificationPrefs(A)
         await service.notifications.set_prefs(NotificationPrefs(A, dm_opt_in=True))
         assert (await service.notifications.prefs(A)).dm_opt_in
+
+
+async def test_a_players_language_is_kept_for_their_direct_messages(tmp_path: Path) -> None:
+    """The language of a player's latest interaction is stored with their preferences
+    (written only when it changed) and comes with their due reminders; saving their
+    reminder settings keeps it."""
+    clock = FakeClock()
+    async with open_service(tmp_path / "g.db", clock=clock) as service:
+        notes = service.notifications
+        assert await notes.remember_language(A, "pl")
+        assert not await notes.remember_language(A, "pl"), "unchanged: nothing written"
+        assert (await notes.prefs(A)).language == "pl"
+        await notes.set_prefs(NotificationPrefs(A, dm_opt_in=True, timezone="Europe/Warsaw"))
+        assert (await notes.prefs(A)).language == "pl"
+        assert await notes.remember_language(A, "es")
+        assert (await notes.prefs(A)).language == "es"
+        # another process stored a newer language: once remembered long enough ago,
+        # the store is asked again
+        await service.store.put_language(A, "pl")
+        notes._languages[A] = ("es", 0.0)
+        assert await notes.remember_language(A, "es")
+        assert (await notes.prefs(A)).language == "es"
+        await started_game(service)  # its creator, A, places the first gate
+        clock.advance(timedelta(days=2))
+        due = {r.user_id: r for r in await notes.due_reminders()}
+        assert due[A].language == "es"

@@ -4,6 +4,7 @@ tests (SQLite, and PostgreSQL on a throwaway server: tests/service/conftest.py).
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -296,6 +297,22 @@ async def test_notification_prefs_round_trip(store: Store) -> None:
     await store.put_notification_prefs(prefs)
     await store.put_notification_prefs(NotificationPrefs(6))
     assert await store.notification_prefs([5, 6, 7]) == {5: prefs, 6: NotificationPrefs(6)}
+
+
+async def test_a_players_language_is_kept_with_their_prefs(store: Store) -> None:
+    """The language of a player's last interaction (for their direct messages) is
+    stored beside their preferences: for a player without any it makes a row of
+    defaults, a later language replaces it, and saving preferences keeps it."""
+    await store.put_language(8, "pl")
+    assert await store.notification_prefs([8]) == {8: NotificationPrefs(8, language="pl")}
+    night = NotificationPrefs(8, dm_opt_in=True, quiet_start=1320, quiet_end=420)
+    await store.put_notification_prefs(night)
+    assert (await store.notification_prefs([8]))[8] == replace(night, language="pl")
+    await store.put_language(8, "es")
+    assert (await store.notification_prefs([8]))[8] == replace(night, language="es")
+    # a player seen before the migration, or never: no language (the game's is used)
+    await store.put_notification_prefs(NotificationPrefs(9, timezone="Europe/Madrid"))
+    assert (await store.notification_prefs([9]))[9].language is None
 
 
 async def test_due_reminders_skip_muted_seats(store: Store) -> None:

@@ -13,6 +13,7 @@ from bot.store import (
     LATEST_VERSION,
     ActionRecord,
     NewGame,
+    NotificationPrefs,
     SeqConflictError,
     SnapshotRecord,
     SqliteStore,
@@ -104,6 +105,7 @@ async def test_a_version_4_database_gets_the_games_language(tmp_path: Path) -> N
         old = await store.create_game(NewGame("test", "{}", 1, 60, START), seat_creator=True)
     db = raw(path)
     db.execute("ALTER TABLE games DROP COLUMN language")
+    db.execute("ALTER TABLE notification_prefs DROP COLUMN language")  # migration 6
     db.execute("PRAGMA user_version = 4")
     db.close()
     async with SqliteStore(path) as store:
@@ -118,3 +120,21 @@ async def test_a_version_4_database_gets_the_games_language(tmp_path: Path) -> N
         again = await store.game(made.id)
         assert again is not None and again.language == "es"
         assert not await store.set_language(9999, "es", at=START)
+
+
+async def test_a_version_5_database_keeps_each_players_language(tmp_path: Path) -> None:
+    """Migration 6: preferences saved before players' languages were kept have none
+    (their DMs use the game's language) and keep everything else; a language is then
+    kept beside them."""
+    path = tmp_path / "g.db"
+    async with SqliteStore(path) as store:
+        await store.put_notification_prefs(NotificationPrefs(7, dm_opt_in=True, timezone="UTC"))
+    db = raw(path)
+    db.execute("ALTER TABLE notification_prefs DROP COLUMN language")
+    db.execute("PRAGMA user_version = 5")
+    db.close()
+    async with SqliteStore(path) as store:
+        assert await store.schema_version() == LATEST_VERSION
+        assert await store.notification_prefs([7]) == {7: NotificationPrefs(7, dm_opt_in=True)}
+        await store.put_language(7, "es")
+        assert (await store.notification_prefs([7]))[7].language == "es"
