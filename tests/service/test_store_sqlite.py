@@ -104,6 +104,7 @@ async def test_a_version_4_database_gets_the_games_language(tmp_path: Path) -> N
         old = await store.create_game(NewGame("test", "{}", 1, 60, START), seat_creator=True)
     db = raw(path)
     db.execute("ALTER TABLE games DROP COLUMN language")
+    db.execute("DROP TABLE duty_claims")  # migration 6
     db.execute("PRAGMA user_version = 4")
     db.close()
     async with SqliteStore(path) as store:
