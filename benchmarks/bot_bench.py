@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "bot"))
 
-from bot_harness import draft_all, open_game, running_bot
+from bot_harness import open_game, running_bot, set_up
 
 from rules.selfplay import random_action
 from rules.steps import seats_to_act
@@ -31,7 +31,7 @@ async def main() -> None:
             channel = guild.create_text_channel("games")
             players = [guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat", "dan")]
             thread, game_id = await open_game(env, players, channel)
-            await draft_all(players, thread)
+            await set_up(bot, players, thread, game_id)
             info = await bot.service.info(game_id)
             by_seat = {s.seat: next(p for p in players if p.id == s.user_id) for s in info.seats}
             rng = random.Random(5)

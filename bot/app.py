@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 
 from bot.buttons import game_pressed
-from bot.client import FeatureMaker, MountainBot, reader
+from bot.client import FeatureMaker, MountainBot, ShardedMountainBot, reader
 from bot.features.admin import AdminCommands
 from bot.features.draft import DraftCommands
 from bot.features.games import GamesCommands
@@ -66,9 +66,18 @@ def create_bot(
     0: no scheduler task; tests run `Scheduler.round` themselves).
 
     Its messages mention nobody unless they say whom (`texts.mention_only`): a send
-    that forgets `allowed_mentions` cannot ping `@everyone`, a role or a player."""
+    that forgets `allowed_mentions` cannot ping `@everyone`, a role or a player.
+
+    With SHARD_COUNT set it is discord.py's sharded bot, running the shards SHARD_IDS
+    names (all of them when unset)."""
     options: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
-    return MountainBot(
+    kind = MountainBot
+    if settings.shard_count is not None:
+        kind = ShardedMountainBot
+        options["shard_count"] = settings.shard_count
+        if settings.shard_ids is not None:
+            options["shard_ids"] = list(settings.shard_ids)
+    return kind(
         service,
         settings,
         features=(*FEATURES, partial(Scheduler, poll=scheduler_poll)),

@@ -219,6 +219,13 @@ class MountainBot(commands.Bot):
         return await self.courier.channel(info.thread_id or info.channel_id)
 
 
+class ShardedMountainBot(MountainBot, commands.AutoShardedBot):
+    """The bot on Discord's sharded gateway (settings SHARD_COUNT and SHARD_IDS): one
+    gateway connection per shard this process runs, each bringing the servers Discord
+    assigns to it. Everything else is `MountainBot`'s; a game's duties are claimed in
+    the store, so any process may do them over REST whichever shard its server is on."""
+
+
 def reader(interaction: discord.Interaction[Any]) -> Messages:
     """The texts of the reader's language (their Discord client's), for private
     answers."""

@@ -16,6 +16,16 @@ every scheduler round (for all games; at start-up for everything still owed).
 - Refusals: an archived thread is unarchived and tried again; a thread that is gone or
   closed to the bot gets the post in the game's channel with a link; anything else is
   tried again later with backoff, logged once with the game id.
+- Several processes: a game's delivery is a duty claimed in the store
+  (`deliver:<game>`, bot/service/duties.py), renewed before each message and released
+  after; while another process holds it, this one leaves the game's messages to it,
+  and a holder looks again after letting go, so a message owed meanwhile is not left
+  waiting for the next round. Each message is marked delivered only while the claim
+  is still held. A holder too slow for its lease may be overtaken and the message
+  sent twice; the nonce and the look at the channel's history above make the second
+  send find the first instead (at least once, checked). A private answer is left to
+  the process whose command gives it (`Reply.answered_by`) until it is due, unless
+  that process is gone.
 """
 
 from __future__ import annotations
@@ -25,6 +35,7 @@ import io
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 from weakref import WeakValueDictionary
 
@@ -32,7 +43,8 @@ import aiohttp
 import discord
 
 from bot.service import GameInfo, GameService, Owed, ServiceError
-from bot.store import OwedKind
+from bot.service.duties import duty
+from bot.store import DutyClaim, OwedKind
 from rules.actions import Action
 from rules.state import State
 
@@ -100,40 +112,79 @@ class Courier:
         return report
 
     async def deliver(self, game_id: int, *, everything: bool = False) -> Delivery:
-        """Deliver one game's owed messages in order; never raises for a refusal."""
+        """Deliver one game's owed messages in order; never raises for a refusal. Does
+        nothing while another process delivers the game (that one sends them)."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
+        duties = self.service.duties
         report = Delivery()
         async with lock:
-            owed = await self.service.outbox.owed(game_id=game_id, everything=True)
-            now = self.service.now()
-            sending: list[Owed] = []
-            held = False
-            for item in owed:
-                private = item.payload.kind == "reply"
-                due = everything or item.record.due_at <= now
-                if not due or (held and not private):
-                    held = held or not private
-                    report.held.append(item.id)
-                    continue
-                sending.append(item)
-            if sending:
-                await self.service.outbox.trying(sending)
-            held = False
-            for item in sending:
-                private = item.payload.kind == "reply"
-                if held and not private:
-                    report.held.append(item.id)
-                    continue
-                if await self._deliver_one(item):
-                    report.delivered.append(item.id)
-                else:
-                    report.failed.append(item.id)
-                    held = held or not private
+            # claimed only when there is something to send (an act that owes only its
+            # answer, given by the command, writes no claim); after a pass, look again
+            # once the claim is free: another process may have owed messages meanwhile
+            # and left them to the holder
+            while await self._to_send(game_id, everything, report):
+                claim = await duties.claim(duty("deliver", game_id))
+                if claim is None:
+                    break  # another process delivers this game (and looks again after)
+                try:
+                    report.merge(await self._deliver_held(game_id, claim, everything))
+                finally:
+                    await duties.release(claim)
         return report
 
-    async def _deliver_one(self, item: Owed) -> bool:
+    async def _to_send(self, game_id: int, everything: bool, report: Delivery) -> bool:
+        """Whether the game owes a message to send now that this delivery has not yet
+        dealt with."""
+        seen = {*report.delivered, *report.failed, *report.held}
+        owed = await self.service.outbox.owed(game_id=game_id, everything=True)
+        now = self.service.now()
+        return any(o.id not in seen and self._sendable(o, now, everything) for o in owed)
+
+    def _sendable(self, item: Owed, now: datetime, everything: bool) -> bool:
+        """Due now; with `everything` (at start-up), any message but an answer a command
+        gives itself, here or in another process that may still run."""
+        if item.record.due_at <= now:
+            return True
+        answered_by = getattr(item.payload, "answered_by", None)
+        return everything and not self.service.duties.may_be_running(answered_by)
+
+    async def _deliver_held(self, game_id: int, claim: DutyClaim, everything: bool) -> Delivery:
+        report = Delivery()
+        owed = await self.service.outbox.owed(game_id=game_id, everything=True)
+        now = self.service.now()
+        sending: list[Owed] = []
+        held = False
+        for item in owed:
+            private = item.payload.kind == "reply"
+            due = self._sendable(item, now, everything)
+            if not due or (held and not private):
+                held = held or not private
+                report.held.append(item.id)
+                continue
+            sending.append(item)
+        if sending:
+            await self.service.outbox.trying(sending)
+        held = False
+        for number, item in enumerate(sending):
+            private = item.payload.kind == "reply"
+            if held and not private:
+                report.held.append(item.id)
+                continue
+            renewed = await self.service.duties.keep(claim)
+            if renewed is None:  # overtaken (this process was too slow): the rest is theirs
+                report.held += [i.id for i in sending[number:]]
+                break
+            claim = renewed
+            if await self._deliver_one(item, claim):
+                report.delivered.append(item.id)
+            else:
+                report.failed.append(item.id)
+                held = held or not private
+        return report
+
+    async def _deliver_one(self, item: Owed, claim: DutyClaim) -> bool:
         maker = self.makers.get(item.payload.kind)
         try:
             info = await self.service.info(item.game_id)
@@ -141,7 +192,7 @@ class Courier:
                 raise RuntimeError(f"no maker for {item.payload.kind} messages")
             outgoing = await maker(item, info)
             if outgoing is None:
-                await self.service.outbox.delivered(item.id)
+                await self.service.outbox.delivered(item.id, claim=claim)
                 return True
             message: discord.Message | None
             if outgoing.followup is not None:
@@ -171,10 +222,13 @@ class Courier:
             return False
         if message is not None and outgoing.on_sent is not None:
             await outgoing.on_sent(message)
+        # False if this process was overtaken meanwhile: the new holder finds the message
+        # (nonce, history) and records it
         await self.service.outbox.delivered(
             item.id,
             channel_id=None if message is None else message.channel.id,
             message_id=None if message is None else message.id,
+            claim=claim,
         )
         return True
 

@@ -20,6 +20,22 @@ whole-log replay each) and logs any broken one, without delaying the first round
 The first round runs at start-up and delivers everything still owed. After that a
 round runs every `poll` seconds, at once when a command sets `bot.duties_due`, and
 again right away while AI seats still owe moves.
+
+Several bot processes may share the database (shards, a rolling restart), each with
+this scheduler: every duty is claimed in the store before it is done
+(bot/service/duties.py), so exactly one process does it, and a round first releases
+the claims of this machine's processes that died. Where a slow holder can be
+overtaken once its lease ran out, the duty is one that may be done twice harmlessly:
+
+| duty | claimed as | done twice? |
+|---|---|---|
+| owed messages | `deliver:<game>` | found by nonce and history, not sent again (courier) |
+| reminders | `remind:<game>:<seat>` | the same nonce: Discord keeps the first |
+| vote deadlines | `vote:<id>` | no: a vote closes only while open |
+| AI moves | `move:<game>` | no: appended only at the log's next seq |
+| pruning | `prune`, then resting an hour | deletes what is already deleted |
+| digests | `digest:<user>` | no: claimed while due, before the DM (at most once) |
+| backups | `backup`, then resting `BACKUP_HOURS` | a second copy, in a new file |
 """
 
 from __future__ import annotations
@@ -40,6 +56,7 @@ from bot.features.admin import MUTE, MuteButton
 from bot.i18n.catalogue import translator_for
 from bot.maintenance import backup_if_due, check_sample
 from bot.service import DueReminder
+from bot.service.duties import duty
 from bot.store import StoreError
 from bot.texts import NO_MENTIONS, digest_text, mention_only, reminder_text
 
@@ -48,6 +65,8 @@ log = logging.getLogger("bot.scheduler")
 PRUNE_EVERY = 3600.0
 # how often the scheduler looks whether a backup is due
 BACKUP_LOOK_EVERY = 60.0
+# a backup of a large database takes a while: nobody else starts one meanwhile
+BACKUP_LEASE = timedelta(hours=1)
 MOVES_PER_ROUND = 200
 
 
@@ -95,6 +114,7 @@ class Scheduler(commands.Cog):
         """Do every duty that is due once; `startup` delivers everything still owed."""
         done = Round()
         service = self.bot.service
+        await service.duties.reap()
         done.delivered = len((await self.bot.courier.deliver_due(everything=startup)).delivered)
         done.reminded = await self.send_reminders()
         done.votes_closed = await service.votes.close_due()
@@ -102,8 +122,8 @@ class Scheduler(commands.Cog):
             await self.bot.courier.deliver_due()
         done.moves = await self.play_owed_moves()
         if startup or time.monotonic() - self._pruned_at > PRUNE_EVERY:
-            done.pruned = await service.prune_interactions()
             self._pruned_at = time.monotonic()
+            done.pruned = await self.prune()
         done.digests = await self.send_digests()
         done.backups = await self.back_up_if_due()
         return done
@@ -115,14 +135,20 @@ class Scheduler(commands.Cog):
         notifications = self.bot.service.notifications
         sent = 0
         for due in await notifications.due_reminders():
-            try:
-                delivered = await self._remind(due)
-            except (discord.HTTPException, OSError) as exc:
-                log.warning("game %s: a reminder could not be sent: %s", due.game_id, exc)
-                continue
-            if not delivered:
-                continue
-            await notifications.reminder_sent(due.game_id, due.seat)
+            async with self.bot.service.duties.holding(
+                duty("remind", due.game_id, due.seat)
+            ) as claim:
+                # claimed, it may have been sent by the process that held it before
+                if claim is None or not await notifications.still_due(due):
+                    continue
+                try:
+                    delivered = await self._remind(due)
+                except (discord.HTTPException, OSError) as exc:
+                    log.warning("game %s: a reminder could not be sent: %s", due.game_id, exc)
+                    continue
+                if not delivered:
+                    continue
+                await notifications.reminder_sent(due.game_id, due.seat, claim=claim)
             sent += 1
             rows = await self.bot.service.store.reminders(due.game_id)
             row = next((r for r in rows if r.seat == due.seat), None)
@@ -175,15 +201,30 @@ class Scheduler(commands.Cog):
             user = self.bot.get_user(due.user_id) or await self.bot.fetch_user(due.user_id)
             mute = view_of(MuteButton(due.game_id, due.turn, label=theirs.gettext(MUTE)))
             with suppress(discord.HTTPException):
-                await user.send(reminder_text(due, theirs), view=mute)
+                await user.send(reminder_text(due, theirs), view=mute, nonce=due.nonce)
                 return True
         text = reminder_text(due, posts)
         mute = view_of(MuteButton(due.game_id, due.turn, label=posts.gettext(MUTE)))
         channel = await self.bot.thread_of(info)
         if channel is None:
             return False
-        await channel.send(text, view=mute, allowed_mentions=mention_only(due.user_id))
+        await channel.send(
+            text, view=mute, allowed_mentions=mention_only(due.user_id), nonce=due.nonce
+        )
         return True
+
+    async def prune(self) -> int:
+        """Forget stored interaction answers older than a day, and claims that crashed
+        processes left long ago: once an hour whichever process claims it first (the
+        claim then rests an hour). Returns how many answers were forgotten."""
+        duties = self.bot.service.duties
+        claim = await duties.claim("prune")
+        if claim is None:
+            return 0
+        pruned = await self.bot.service.prune_interactions()
+        await duties.forget_old()
+        await duties.release(claim, rest=timedelta(seconds=PRUNE_EVERY))
+        return pruned
 
     async def send_digests(self) -> int:
         """DM each daily digest that is due (the service claimed it: a refused DM is
@@ -217,17 +258,24 @@ class Scheduler(commands.Cog):
         if looked is not None and time.monotonic() - looked < BACKUP_LOOK_EVERY:
             return 0
         self._backup_looked_at = time.monotonic()
+        duties = self.bot.service.duties
+        every = timedelta(hours=settings.backup_hours)
+        # one copy an interval whichever process makes it: the claim then rests
+        claim = await duties.claim("backup", lease=max(duties.lease, BACKUP_LEASE))
+        if claim is None:
+            return 0
+        made = None
         try:
             made = await backup_if_due(
                 self.bot.service.store,
                 settings.backup_dir,
-                every=timedelta(hours=settings.backup_hours),
+                every=every,
                 keep=settings.backup_keep,
                 now=datetime.now(UTC),
             )
         except (StoreError, OSError) as exc:
             log.warning("the scheduled backup to %s failed: %s", settings.backup_dir, exc)
-            return 0
+        await duties.release(claim, rest=every if made is not None else None)
         return 0 if made is None else 1
 
     async def check_sample(self) -> None:

@@ -7,16 +7,18 @@ it (`problems` turns pydantic's error into one line per setting), never a traceb
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 # kernel file systems: nothing there can hold a database
 VIRTUAL_FOLDERS = (Path("/proc"), Path("/sys"))
 # a setting's value in an error line is cut to this many characters
 SHOWN = 60
+# far beyond any bot's shard count (Discord asks for one shard per 1,000 servers or so)
+MAX_SHARDS = 100_000
 
 
 class BadSettingsError(Exception):
@@ -107,6 +109,11 @@ class Settings(BaseSettings):
     # long after each failure, never longer than the maximum
     discord_retry_seconds: float = Field(default=5.0, gt=0, le=3600, allow_inf_nan=False)
     discord_retry_max_seconds: float = Field(default=300.0, gt=0, le=86400, allow_inf_nan=False)
+    # Discord's sharding, for a bot in many servers: how many shards the bot has in all,
+    # and which of them this process runs (unset: all of them); several processes, each
+    # with its own SHARD_IDS, then share one PostgreSQL database (DATABASE_URL)
+    shard_count: int | None = Field(default=None, ge=1, le=MAX_SHARDS)
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
 
     @field_validator("log_level")
     @classmethod
@@ -115,6 +122,48 @@ class Settings(BaseSettings):
         if level not in LOG_LEVELS:
             raise ValueError(f"it must be one of {', '.join(LOG_LEVELS)}")
         return level
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _shard_list(cls, value: Any) -> Any:
+        """The shards this process runs, from a comma list such as "0,1"."""
+        if not isinstance(value, str):
+            return value
+        if not value.strip():
+            return None
+        ids = []
+        for part in value.split(","):
+            part = part.strip()
+            if not part.isdigit():
+                raise ValueError(
+                    f"{part!r} is not a shard number: give a comma list of numbers, e.g. 0,1"
+                )
+            ids.append(int(part))
+        return tuple(ids)
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shards_of_count(
+        cls, value: tuple[int, ...] | None, info: ValidationInfo
+    ) -> tuple[int, ...] | None:
+        if value is None:
+            return None
+        count = info.data.get("shard_count")
+        if count is None:
+            if "shard_count" not in info.data:
+                return value  # SHARD_COUNT itself is bad: its own line says so
+            raise ValueError("it needs SHARD_COUNT, the number of shards the bot has in all")
+        if not value:
+            raise ValueError("name at least one shard")
+        if len(set(value)) != len(value):
+            raise ValueError("a shard is named twice")
+        outside = [i for i in value if i >= count]
+        if outside:
+            raise ValueError(
+                f"shards are numbered 0 to {count - 1} (SHARD_COUNT is {count}), not"
+                f" {', '.join(map(str, outside))}"
+            )
+        return value
 
     @field_validator("database_url")
     @classmethod

@@ -18,6 +18,7 @@ from bot.service.reminders import MINUTES_PER_DAY, is_time_zone, next_reminder
 from bot.service.results import DueReminder
 from bot.service.seats import label, seat_of_controller
 from bot.store import (
+    DutyClaim,
     GameRecord,
     MessageRecord,
     NotificationPrefs,
@@ -84,9 +85,24 @@ class Notifications:
             )
         return out
 
-    async def reminder_sent(self, game_id: int, seat: int) -> datetime | None:
+    async def still_due(self, due: DueReminder) -> bool:
+        """Whether the reminder is still owed as it was listed (a process that claimed
+        it after another one sent it finds it counted and moved on)."""
+        now = self._clock()
+        return any(
+            r.seat == due.seat
+            and r.waiting_since == due.since
+            and r.missed == due.missed
+            and r.next_at <= now
+            and not r.muted_for_turn
+            for r in await self.store.reminders(due.game_id)
+        )
+
+    async def reminder_sent(
+        self, game_id: int, seat: int, *, claim: DutyClaim | None = None
+    ) -> datetime | None:
         """Count a reminder as sent and schedule the next one; None if the seat is no
-        longer awaited."""
+        longer awaited (or, with `claim`, if this process no longer holds the duty)."""
         game = await self.store.game(game_id)
         if game is None:
             raise GameNotFoundError(game_id)
@@ -99,7 +115,7 @@ class Notifications:
         interval = timedelta(seconds=game.reminder_seconds)
         nxt = next_reminder(self._clock(), interval, None if user is None else prefs.get(user))
         updated = replace(current, next_at=nxt, missed=current.missed + 1)
-        return nxt if await self.store.put_reminder(updated) else None
+        return nxt if await self.store.put_reminder(updated, claim=claim) else None
 
     async def mute_turn(self, game_id: int, user_id: int, *, turn: int | None = None) -> None:
         """No more reminders to this user until the game awaits them anew. `turn` (a

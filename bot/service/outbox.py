@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from pydantic import ValidationError
 
 from bot.service.owed import OwedPayload, read_payload
-from bot.store import OwedMessage, Store
+from bot.store import DutyClaim, OwedMessage, Store
 
 log = logging.getLogger(__name__)
 
@@ -82,12 +82,18 @@ class Outbox:
         return out
 
     async def delivered(
-        self, owed_id: int, *, channel_id: int | None = None, message_id: int | None = None
+        self,
+        owed_id: int,
+        *,
+        channel_id: int | None = None,
+        message_id: int | None = None,
+        claim: DutyClaim | None = None,
     ) -> bool:
         """Discord accepted it (or it is no longer worth sending); False if another
-        delivery already recorded it."""
+        delivery already recorded it, or (with the delivery's `claim`) if another
+        process took the delivery over and records it itself."""
         return await self.store.mark_delivered(
-            owed_id, at=self._clock(), channel_id=channel_id, message_id=message_id
+            owed_id, at=self._clock(), channel_id=channel_id, message_id=message_id, claim=claim
         )
 
     async def last_message(self, game_id: int, channel_id: int) -> int | None:

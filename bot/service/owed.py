@@ -110,6 +110,9 @@ class Reply(_Payload):
     undone: str | None = None
     # the reader's language when they acted (an answer sent after a restart keeps it)
     language: str = "en"
+    # the bot process whose command answers the player itself (`bot.service.duties`);
+    # until the answer is due, no other process sends it unless that one is gone
+    answered_by: str | None = None
 
 
 SeatChange = Literal["kicked", "substitute", "returned", "autopilot-on", "autopilot-off", "offered"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
@@ -200,6 +201,15 @@ class DueReminder:
         """The turn this reminder is about (see `notifications.turn_version`)."""
         return int(self.since.timestamp() * 1000)
 
+    @property
+    def nonce(self) -> str:
+        """Stable for this reminder (game, seat, turn and how many came before it), at
+        most 25 characters: Discord drops a second create with the same nonce for a few
+        minutes, so a process that takes the reminder over from one that sent it just
+        before dying does not remind twice."""
+        key = f"{self.game_id}:{self.seat}:{self.turn}:{self.missed}".encode()
+        return f"mk-r{hashlib.sha256(key).hexdigest()[:20]}"
+
 
 @dataclass(frozen=True, slots=True)
 class GameView:
@@ -222,6 +232,9 @@ class ReplyTo:
     token: str
     # the reader's language (their Discord client's), for an answer sent later
     language: str = "en"
+    # the bot process whose command answers it (the service fills it in): the delivery
+    # worker of another process leaves the answer to it while it may still run
+    answered_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ import asyncio
 import json
 import random
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Generic
@@ -28,6 +28,7 @@ from weakref import WeakValueDictionary
 from bot.i18n.catalogue import LANGUAGES, N_, SOURCE_LANGUAGE
 from bot.service import stories
 from bot.service.arguments import ABSENT, check_arguments
+from bot.service.duties import Duties, duty
 from bot.service.errors import (
     CannotUndoError,
     GameMovedOnError,
@@ -113,6 +114,29 @@ RUNNING: tuple[GameStatus, ...] = ("open", "active")
 
 # picks the acting seat (and the user acting, None for the autopilot) from a loaded game
 Chooser = Callable[[Loaded[S]], tuple[SeatRecord, int | None]]
+# how often an action is tried when other processes keep storing moves of its game first
+OVERTAKEN_TRIES = 5
+
+
+class _Overtaken(GameMovedOnError):
+    """Another process stored a move of the game between this one's load and write."""
+
+
+async def _again_if_overtaken(
+    attempt: Callable[[], Awaitable[ActResult]], *, again: bool
+) -> ActResult:
+    """The attempt's result, trying it again (with `again`) while another bot process
+    stores a move of the same game between its load and its write: in a simultaneous
+    phase, or the AI of another seat. Each try loads the game anew and checks the
+    action against it, so the action is refused if it no longer fits, as it is when
+    one process serves both."""
+    for tries in range(1, OVERTAKEN_TRIES + 1):
+        try:
+            return await attempt()
+        except _Overtaken:
+            if not again or tries == OVERTAKEN_TRIES:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 class GameService(Generic[S, A]):
@@ -139,7 +163,10 @@ class GameService(Generic[S, A]):
         self._clock = clock or _utc_now
         self.notifications = Notifications(store, self._clock)
         self.outbox = Outbox(store, self._clock)
-        self.votes = Votes(store, self._clock, after_reminders=vote_after_reminders)
+        # this process's claims on the scheduler's duties (several processes may share
+        # the store)
+        self.duties = Duties(store, self._clock)
+        self.votes = Votes(store, self._clock, self.duties, after_reminders=vote_after_reminders)
         # a lock lives while someone holds it or waits for it: no growth with old games
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
 
@@ -588,22 +615,28 @@ class GameService(Generic[S, A]):
         it is. `expected_seq` (a button's version) refuses a stale view of the game;
         `expected_seat_seq` a stale view of the player's own moves (see `seat_version`:
         a draft button stays good while the others draft). With `reply_to`, the private
-        answer is owed and stored with the action (see `ActResult.reply_id`)."""
+        answer is owed and stored with the action (see `ActResult.reply_id`). Without
+        `expected_seq`, an action that another bot process overtook (it stored a move of
+        the game first) is tried again on the game as it now stands."""
         check_arguments(game_id, user_id, optional=(interaction_id,), action=action)
 
         def chooser(loaded: Loaded[S]) -> tuple[SeatRecord, int | None]:
             return seat_of_controller(loaded.seats, user_id), user_id
 
-        return await self._act(
-            game_id,
-            chooser,
-            action,
-            interaction_id,
-            expected_seq,
-            expected_seat_seq=expected_seat_seq,
-            reply_to=reply_to,
-            name=name,
-        )
+        async def attempt() -> ActResult:
+            return await self._act(
+                game_id,
+                chooser,
+                action,
+                interaction_id,
+                expected_seq,
+                expected_seat_seq=expected_seat_seq,
+                reply_to=reply_to,
+                name=name,
+            )
+
+        # a player who named no version acts on the game as it stands
+        return await _again_if_overtaken(attempt, again=expected_seq is None)
 
     async def act_for_autopilot(
         self, game_id: int, seat: int, action: A | str, *, expected_seq: int | None = None
@@ -714,9 +747,21 @@ class GameService(Generic[S, A]):
 
     async def play_owed_move(self, game_id: int, seat: int) -> ActResult | None:
         """One AI action for a seat the AI plays now (None if the game no longer awaits
-        it). The AI thinks in a worker thread; its choice depends only on the position.
-        If the AI fails, the move is tried again later and the error propagates."""
+        it, or another process is playing it). The AI thinks in a worker thread; its
+        choice depends only on the position. If the AI fails, the move is tried again
+        later and the error propagates.
+
+        The game's AI moves are a duty claimed in the store (`move:<game>`), so two
+        processes never think about the same position; a holder too slow for its lease
+        may be overtaken, but the action is appended only at the seq it was chosen at
+        (the log's next one), so each owed move is applied exactly once."""
         check_arguments(game_id, seat)
+        async with self.duties.holding(duty("move", game_id)) as claim:
+            if claim is None:
+                return None
+            return await self._play_owed_move(game_id, seat)
+
+    async def _play_owed_move(self, game_id: int, seat: int) -> ActResult | None:
         loaded = await load(self.store, self.rules, game_id)
         state = loaded.state
         target = next((s for s in loaded.seats if s.seat == seat), None)
@@ -1024,6 +1069,9 @@ class GameService(Generic[S, A]):
                 story=self.rules.describe(state, seat.seat, value),
                 cells=self.rules.cells(value),
             )
+            if reply_to is not None:
+                # this process answers the player itself (see `ReplyTo.answered_by`)
+                reply_to = replace(reply_to, answered_by=self.duties.owner)
             return await self._append(loaded, commit, interaction_id, reply_to)
 
     def _telling(self, commit: Commit[S], seats: Sequence[SeatRecord]) -> Telling:
@@ -1117,12 +1165,14 @@ class GameService(Generic[S, A]):
                 seats=changed,
                 owed=[stored(o, now + REPLY_GRACE if o.kind == "reply" else None) for o in owed],
             )
-        except (SeqConflictError, StatusConflictError, DuplicateInteractionError):
+        except (SeqConflictError, StatusConflictError, DuplicateInteractionError) as exc:
             # another process got there first; if it handled this very interaction,
             # its answer is the answer
             earlier = await self._earlier_result(game.id, interaction_id)
             if earlier is not None:
                 return earlier
+            if isinstance(exc, SeqConflictError):
+                raise _Overtaken(game.id) from None
             raise GameMovedOnError(game.id) from None
         except WriteFaultError as exc:  # no room (or no permission): nothing stored
             raise storage_full(game.id, exc) from exc
@@ -1263,23 +1313,36 @@ class GameService(Generic[S, A]):
         """The daily digests to send now. Each is claimed before it is returned (its
         next one scheduled, this one recorded as sent), so no restart and no second
         process sends a player two the same day; a send that fails is not tried again
-        that day. A player no game awaits gets none (and is asked again tomorrow).
-        Cheap when nothing is due: one index lookup."""
+        that day (at most once: a crash between this claim and the DM loses that day's
+        digest, never doubles it). A player no game awaits gets none (and is asked
+        again tomorrow). Cheap when nothing is due: one index lookup.
+
+        Each digest is a duty (`digest:<user>`) while its games are looked up, so two
+        processes do not both gather it; the store's claim, conditional on the digest
+        still being due at `due_at`, is what only one of them can win."""
         now = self._clock()
         out = []
         for row in await self.store.due_digests(now, limit=limit):
             if row.due_at is None:
                 continue
-            games = tuple(g for g in await self.your_games(row.user_id, finished=0) if g.your_move)
-            sent = now if games else None
-            prefs = await self.notifications.prefs(row.user_id)
-            next_at = next_digest(now, prefs, sent or row.sent_at)
-            claimed = await self.store.claim_digest(
-                row.user_id, due_at=row.due_at, next_at=next_at, sent_at=sent
-            )
-            if claimed and games:
-                out.append(Digest(row.user_id, games, prefs.language))
+            async with self.duties.holding(duty("digest", row.user_id)) as held:
+                if held is None:
+                    continue
+                digest = await self._claim_digest(row, now)
+            if digest is not None:
+                out.append(digest)
         return out
+
+    async def _claim_digest(self, row: DigestRecord, now: datetime) -> Digest | None:
+        assert row.due_at is not None
+        games = tuple(g for g in await self.your_games(row.user_id, finished=0) if g.your_move)
+        sent = now if games else None
+        prefs = await self.notifications.prefs(row.user_id)
+        next_at = next_digest(now, prefs, sent or row.sent_at)
+        claimed = await self.store.claim_digest(
+            row.user_id, due_at=row.due_at, next_at=next_at, sent_at=sent
+        )
+        return Digest(row.user_id, games, prefs.language) if claimed and games else None
 
 
 def _seat_user(seat: SeatRecord, user_id: int | None) -> int:

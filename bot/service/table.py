@@ -153,6 +153,7 @@ def owed_after(
                 game_over=result.game_over,
                 undone=result.undone,
                 language=reply_to.language,
+                answered_by=reply_to.answered_by,
             )
         )
     return owed

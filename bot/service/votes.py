@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from bot.i18n.catalogue import N_
+from bot.service.duties import Duties, duty
 from bot.service.errors import GameNotFoundError, NotAllowedError, ServiceError
 from bot.service.owed import Player, VoteNews
 from bot.service.table import player, stored
@@ -79,11 +80,13 @@ class Votes:
         self,
         store: Store,
         clock: Callable[[], datetime],
+        duties: Duties,
         *,
         after_reminders: int,
     ) -> None:
         self.store = store
         self._clock = clock
+        self.duties = duties
         self.after_reminders = after_reminders
 
     async def open_if_due(self, reminder: ReminderRecord) -> VoteRecord | None:
@@ -128,18 +131,32 @@ class Votes:
         return await self._vote(vote_id)
 
     async def close_due(self) -> int:
-        """Close votes whose deadline passed or whose turn is over; returns how many."""
+        """Close votes whose deadline passed or whose turn is over; returns how many.
+        Each is a duty (`vote:<id>`) claimed while it is decided, so two processes do
+        not both count it; the store closes a vote only while it is open, so it is
+        decided exactly once whoever gets there."""
         now = self._clock()
         closed = 0
         for vote in await self.store.open_votes():
-            seats = await self.store.seats(vote.game_id)
-            if not await self._still_awaited(vote):
-                closed += await self._close(vote, "void", seats)
-            elif vote.deadline <= now:
-                ballots = await self.store.ballots(vote.id)
-                status = decide_at_deadline(ballots, _voters(seats, vote.seat))
-                closed += await self._close(vote, status, seats)
+            if vote.deadline > now and await self._still_awaited(vote):
+                continue
+            async with self.duties.holding(duty("vote", vote.id)) as claim:
+                if claim is not None:
+                    closed += await self._close_due(vote.id, now)
         return closed
+
+    async def _close_due(self, vote_id: int, now: datetime) -> int:
+        vote = await self.store.vote(vote_id)  # as it stands now that it is ours
+        if vote is None or vote.status != "open":
+            return 0
+        seats = await self.store.seats(vote.game_id)
+        if not await self._still_awaited(vote):
+            return await self._close(vote, "void", seats)
+        if vote.deadline <= now:
+            ballots = await self.store.ballots(vote.id)
+            status = decide_at_deadline(ballots, _voters(seats, vote.seat))
+            return await self._close(vote, status, seats)
+        return 0
 
     async def tally(self, vote_id: int) -> VoteTally:
         """The vote with its ballots and the voters' names, for its message."""

@@ -20,6 +20,7 @@ from bot.store.records import (
     ActionRecord,
     BallotRecord,
     DigestRecord,
+    DutyClaim,
     GameRecord,
     GameStatus,
     InteractionRecord,
@@ -277,8 +278,12 @@ class Store(ABC):
         first."""
 
     @abstractmethod
-    async def put_reminder(self, reminder: ReminderRecord) -> bool:
-        """Update the schedule of a seat still awaited; False if it no longer is."""
+    async def put_reminder(
+        self, reminder: ReminderRecord, *, claim: DutyClaim | None = None
+    ) -> bool:
+        """Update the schedule of a seat still awaited; False if it no longer is. With
+        `claim`, only while its owner still holds that duty (a reminder sent by a
+        process whose claim was taken over is not counted twice)."""
 
     # --- owed messages -----------------------------------------------------------------
 
@@ -297,9 +302,11 @@ class Store(ABC):
         at: datetime,
         channel_id: int | None = None,
         message_id: int | None = None,
+        claim: DutyClaim | None = None,
     ) -> bool:
         """Record that Discord accepted the message (or that it is obsolete); False if it
-        was already marked."""
+        was already marked, or if `claim` is given and its owner no longer holds that
+        duty (another process took the delivery over and records it)."""
 
     @abstractmethod
     async def last_delivered_message(self, game_id: int, channel_id: int) -> int | None:
@@ -390,3 +397,29 @@ class Store(ABC):
         """Move a due digest on to `next_at` (and, with `sent_at`, record it as sent)
         if it is still due at `due_at`; False (nothing written) if another process
         claimed it first or the user changed it meanwhile."""
+
+    # --- duty claims (several bot processes on one database) ---------------------------
+
+    @abstractmethod
+    async def claim_duty(
+        self, duty: str, owner: str, *, now: datetime, until: datetime
+    ) -> DutyClaim | None:
+        """Claim `duty` for the process `owner` until `until` (its lease) in one
+        conditional write, won if nobody holds the duty, if its holder's lease (or rest)
+        ended by `now`, or if `owner` holds it already (then the lease is renewed). Of
+        processes racing for one duty exactly one wins; the others get None."""
+
+    @abstractmethod
+    async def release_duty(self, claim: DutyClaim, *, rest_until: datetime | None = None) -> bool:
+        """Give the duty up if `claim.owner` still holds it (False: it was taken over).
+        With `rest_until`, nobody may claim it before then (a periodic duty was done;
+        the next one is due then)."""
+
+    @abstractmethod
+    async def duty_claims(self, now: datetime) -> list[DutyClaim]:
+        """The claims and rests still running at `now`, by duty."""
+
+    @abstractmethod
+    async def prune_duty_claims(self, before: datetime) -> int:
+        """Forget claims whose lease ended before `before` (what crashed holders left
+        behind); returns how many were removed."""

@@ -248,6 +248,25 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE notification_prefs ADD COLUMN language TEXT",
         ),
     ),
+    Migration(
+        7,
+        "duty claims: which bot process does each scheduler duty, and until when",
+        (
+            # one row per duty held (or resting): several processes share the database,
+            # and a duty is done by whoever claims it first (bot/service/duties.py); a
+            # claim ends with its lease, so a crashed process's duties pass to another.
+            # claimed_by '' is a rest: nobody may claim the duty before lease_until
+            """
+            CREATE TABLE duty_claims (
+                duty TEXT PRIMARY KEY,
+                claimed_by TEXT NOT NULL,
+                claimed_at REAL NOT NULL,
+                lease_until REAL NOT NULL
+            ) WITHOUT ROWID
+            """,
+            "CREATE INDEX duty_claims_by_lease ON duty_claims (lease_until)",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

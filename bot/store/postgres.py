@@ -11,11 +11,13 @@ so two processes starting together migrate once.
 Every method is one transaction on a connection of a pool, so many games are served at
 once. Exclusion is in the database, not in the process: a write to a game first locks
 the game's row (`SELECT ... FOR UPDATE`), so racing writers of one game, in this process
-or another, queue on it and the later one finds the log moved on (`SeqConflictError`).
-The duties the scheduler lists (owed messages, reminders, owed moves, votes, digests)
-skip rows another transaction holds locked (`FOR UPDATE SKIP LOCKED`), and each duty is
-claimed by a conditional write that only one process can win (`mark_delivered`,
-`close_vote`, `claim_digest`, the log's next seq), as in the SQLite store.
+or another, queue on it and the later one finds the log moved on (`SeqConflictError`;
+the service then tries a player's action again on the game as it now stands). Before
+the scheduler does a duty it claims it with a lease (`claim_duty`: one upsert that only
+one process wins, bot/service/duties.py), and the duty's done-mark holds only while the
+claim does (`mark_delivered`, `put_reminder` with a claim share-lock the claim's row);
+the conditional writes `close_vote`, `claim_digest` and the log's next seq stay the
+last word, as in the SQLite store.
 
 Commits are durable when acknowledged: each session runs with `synchronous_commit=on`
 whatever the server's default.
@@ -53,9 +55,11 @@ from bot.store.errors import (
 from bot.store.integrity import genesis, next_chain, state_digest
 from bot.store.migrations import LATEST_VERSION, MIGRATIONS, Migration
 from bot.store.records import (
+    RESTING,
     ActionRecord,
     BallotRecord,
     DigestRecord,
+    DutyClaim,
     GameRecord,
     GameStatus,
     InteractionRecord,
@@ -73,6 +77,8 @@ from bot.store.records import (
 )
 from bot.store.sqlite import (
     _ACTION_COLUMNS,
+    _CLAIM,
+    _CLAIM_IF,
     _GAME_COLUMNS,
     _MACHINE_SEAT,
     _OWED_COLUMNS,
@@ -81,6 +87,7 @@ from bot.store.sqlite import (
     _VOTE_COLUMNS,
     SqliteStore,
     _action_row,
+    _check_claim,
     _digest,
     _dt,
     _game,
@@ -114,6 +121,7 @@ TABLES = (
     "ballots",
     "digests",
 )
+# not copied: `duty_claims` (which running process holds a duty means nothing in a copy)
 
 
 def postgres_statements(migration: Migration) -> list[str]:
@@ -706,8 +714,12 @@ class PostgresStore(Store):
             )
         return [_reminder(r) for r in rows]
 
-    async def put_reminder(self, reminder: ReminderRecord) -> bool:
+    async def put_reminder(
+        self, reminder: ReminderRecord, *, claim: DutyClaim | None = None
+    ) -> bool:
         async with self._write() as conn:
+            if not await _holds(conn, claim):
+                return False
             done = await conn.execute(
                 "UPDATE reminders SET waiting_since = $1, next_at = $2, missed = $3,"
                 " muted_for_turn = $4 WHERE game_id = $5 AND seat = $6",
@@ -749,8 +761,11 @@ class PostgresStore(Store):
         at: datetime,
         channel_id: int | None = None,
         message_id: int | None = None,
+        claim: DutyClaim | None = None,
     ) -> bool:
         async with self._write() as conn:
+            if not await _holds(conn, claim):
+                return False
             done = await conn.execute(
                 "UPDATE outbox SET delivered_at = $1, channel_id = $2, message_id = $3"
                 " WHERE id = $4 AND delivered_at IS NULL",
@@ -954,6 +969,53 @@ class PostgresStore(Store):
             )
         return _count(done) == 1
 
+    # --- duty claims (several bot processes on one database) ---------------------------
+
+    async def claim_duty(
+        self, duty: str, owner: str, *, now: datetime, until: datetime
+    ) -> DutyClaim | None:
+        _check_claim(owner, now, until)
+        async with self._write() as conn:
+            # a racing claimer of the same duty waits for the row's first writer, then
+            # finds the lease taken: ON CONFLICT decides on the committed row
+            done = await conn.execute(
+                f"{_CLAIM} ($1, $2, $3, $4){_CLAIM_IF}", duty, owner, _ts(now), _ts(until)
+            )
+        return DutyClaim(duty, owner, until) if _count(done) == 1 else None
+
+    async def release_duty(self, claim: DutyClaim, *, rest_until: datetime | None = None) -> bool:
+        async with self._write() as conn:
+            if rest_until is None:
+                done = await conn.execute(
+                    "DELETE FROM duty_claims WHERE duty = $1 AND claimed_by = $2",
+                    claim.duty,
+                    claim.owner,
+                )
+            else:
+                done = await conn.execute(
+                    "UPDATE duty_claims SET claimed_by = $1, lease_until = $2"
+                    " WHERE duty = $3 AND claimed_by = $4",
+                    RESTING,
+                    _ts(rest_until),
+                    claim.duty,
+                    claim.owner,
+                )
+        return _count(done) == 1
+
+    async def duty_claims(self, now: datetime) -> list[DutyClaim]:
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                "SELECT duty, claimed_by, lease_until FROM duty_claims WHERE lease_until > $1"
+                " ORDER BY duty",
+                _ts(now),
+            )
+        return [DutyClaim(r[0], r[1], _dt(r[2])) for r in rows]
+
+    async def prune_duty_claims(self, before: datetime) -> int:
+        async with self._write() as conn:
+            done = await conn.execute("DELETE FROM duty_claims WHERE lease_until < $1", _ts(before))
+        return _count(done)
+
     # --- private helpers -------------------------------------------------------------
 
     def _pool_or_raise(self) -> Any:
@@ -1002,6 +1064,21 @@ async def _schema_version(conn: Conn) -> int:
 def _count(status: str) -> int:
     """The row count of a command status such as `UPDATE 1` or `INSERT 0 3`."""
     return int(status.rsplit(" ", 1)[-1])
+
+
+async def _holds(conn: Conn, claim: DutyClaim | None) -> bool:
+    """Whether the claim's owner still holds its duty (True without a claim). The row
+    stays share-locked until the transaction ends, so a process taking the duty over
+    waits for this done-mark to commit, and a done-mark that waited for a takeover sees
+    the new holder and refuses."""
+    if claim is None:
+        return True
+    found = await conn.fetchval(
+        "SELECT 1 FROM duty_claims WHERE duty = $1 AND claimed_by = $2 FOR SHARE",
+        claim.duty,
+        claim.owner,
+    )
+    return found is not None
 
 
 async def _lock_game(conn: Conn, game_id: int) -> str | None:

@@ -259,3 +259,20 @@ class DigestRecord:
     user_id: int
     due_at: datetime | None = None
     sent_at: datetime | None = None
+
+
+# the holder of a resting claim: nobody (see `DutyClaim`)
+RESTING = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DutyClaim:
+    """A scheduler duty (`duty`: a key such as `deliver:12` or `prune`) claimed by the
+    bot process `owner` until `until`, its lease: while it runs, no other process may
+    claim the duty; once it has run out, any process may take it over (its holder
+    crashed, or hangs). An owner of `RESTING` marks a rest: a periodic duty was done
+    and nobody may claim it again before `until`."""
+
+    duty: str
+    owner: str
+    until: datetime

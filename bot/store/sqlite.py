@@ -39,9 +39,11 @@ from bot.store.errors import (
 from bot.store.integrity import genesis, next_chain, state_digest
 from bot.store.migrations import LATEST_VERSION, MIGRATIONS
 from bot.store.records import (
+    RESTING,
     ActionRecord,
     BallotRecord,
     DigestRecord,
+    DutyClaim,
     GameRecord,
     GameStatus,
     InteractionRecord,
@@ -665,11 +667,14 @@ class SqliteStore(Store):
             )
         return [_reminder(r) for r in rows]
 
-    async def put_reminder(self, reminder: ReminderRecord) -> bool:
+    async def put_reminder(
+        self, reminder: ReminderRecord, *, claim: DutyClaim | None = None
+    ) -> bool:
+        held, holder = _held_by(claim)
         async with self._write() as db:
             cursor = await db.execute(
                 "UPDATE reminders SET waiting_since = ?, next_at = ?, missed = ?,"
-                " muted_for_turn = ? WHERE game_id = ? AND seat = ?",
+                f" muted_for_turn = ? WHERE game_id = ? AND seat = ?{held}",
                 (
                     _ts(reminder.waiting_since),
                     _ts(reminder.next_at),
@@ -677,6 +682,7 @@ class SqliteStore(Store):
                     int(reminder.muted_for_turn),
                     reminder.game_id,
                     reminder.seat,
+                    *holder,
                 ),
             )
             return cursor.rowcount == 1
@@ -708,12 +714,14 @@ class SqliteStore(Store):
         at: datetime,
         channel_id: int | None = None,
         message_id: int | None = None,
+        claim: DutyClaim | None = None,
     ) -> bool:
+        held, holder = _held_by(claim)
         async with self._write() as db:
             cursor = await db.execute(
                 "UPDATE outbox SET delivered_at = ?, channel_id = ?, message_id = ?"
-                " WHERE id = ? AND delivered_at IS NULL",
-                (_ts(at), channel_id, message_id, owed_id),
+                f" WHERE id = ? AND delivered_at IS NULL{held}",
+                (_ts(at), channel_id, message_id, owed_id, *holder),
             )
             return cursor.rowcount == 1
 
@@ -936,6 +944,80 @@ class SqliteStore(Store):
                 (_ts(next_at), _maybe_ts(sent_at), user_id, _ts(due_at)),
             )
             return cursor.rowcount == 1
+
+    # --- duty claims (several bot processes on one database) ---------------------------
+
+    async def claim_duty(
+        self, duty: str, owner: str, *, now: datetime, until: datetime
+    ) -> DutyClaim | None:
+        _check_claim(owner, now, until)
+        async with self._write() as db:
+            cursor = await db.execute(
+                f"{_CLAIM} (?, ?, ?, ?){_CLAIM_IF}", (duty, owner, _ts(now), _ts(until))
+            )
+            won = cursor.rowcount == 1
+        return DutyClaim(duty, owner, until) if won else None
+
+    async def release_duty(self, claim: DutyClaim, *, rest_until: datetime | None = None) -> bool:
+        async with self._write() as db:
+            if rest_until is None:
+                cursor = await db.execute(
+                    "DELETE FROM duty_claims WHERE duty = ? AND claimed_by = ?",
+                    (claim.duty, claim.owner),
+                )
+            else:
+                cursor = await db.execute(
+                    "UPDATE duty_claims SET claimed_by = ?, lease_until = ?"
+                    " WHERE duty = ? AND claimed_by = ?",
+                    (RESTING, _ts(rest_until), claim.duty, claim.owner),
+                )
+            return cursor.rowcount == 1
+
+    async def duty_claims(self, now: datetime) -> list[DutyClaim]:
+        async with self._lock:
+            rows = await self._conn().execute_fetchall(
+                "SELECT duty, claimed_by, lease_until FROM duty_claims WHERE lease_until > ?"
+                " ORDER BY duty",
+                (_ts(now),),
+            )
+        return [DutyClaim(r[0], r[1], _dt(r[2])) for r in rows]
+
+    async def prune_duty_claims(self, before: datetime) -> int:
+        async with self._write() as db:
+            cursor = await db.execute(
+                "DELETE FROM duty_claims WHERE lease_until < ?", (_ts(before),)
+            )
+            return cursor.rowcount
+
+
+# A claim is won by inserting the duty's row, or by taking over a row whose lease (or
+# rest) ran out, or whose holder is the claimer (a renewal): one statement, so of two
+# racing claimers exactly one writes. Parameters: duty, owner, now, until.
+_CLAIM = "INSERT INTO duty_claims (duty, claimed_by, claimed_at, lease_until) VALUES"
+_CLAIM_IF = (
+    " ON CONFLICT (duty) DO UPDATE SET claimed_by = excluded.claimed_by,"
+    " claimed_at = excluded.claimed_at, lease_until = excluded.lease_until"
+    " WHERE duty_claims.lease_until <= excluded.claimed_at"
+    " OR duty_claims.claimed_by = excluded.claimed_by"
+)
+
+
+def _check_claim(owner: str, now: datetime, until: datetime) -> None:
+    if owner == RESTING:
+        raise ValueError("a duty is claimed by a named process")
+    if until <= now:
+        raise ValueError("a claim's lease must end after it is made")
+
+
+def _held_by(claim: DutyClaim | None) -> tuple[str, tuple[str, ...]]:
+    """The condition (and its parameters) that a done-mark adds: the claim's owner
+    still holds its duty. Nothing without a claim."""
+    if claim is None:
+        return "", ()
+    return (
+        " AND EXISTS (SELECT 1 FROM duty_claims WHERE duty = ? AND claimed_by = ?)",
+        (claim.duty, claim.owner),
+    )
 
 
 async def _rollback(db: aiosqlite.Connection) -> None:

@@ -16,7 +16,12 @@ Beyond the happy path it models what crash recovery depends on:
 - interaction tokens expire after `token_ttl` seconds (404 / code 10015).
 - `fail()`: injected Discord-shaped errors; `on_request()`: run an action (kill the
   bot) when a request arrives, before or after Discord "received" it.
-- successive gateway connections (a bot process killed and started again).
+- successive gateway connections (a bot process killed and started again), and
+  several at once: each bot process (told apart by its token) or shard has its own;
+  `slash(..., via=token)` and `click(..., via=token)` pick the one an interaction goes
+  to, as Discord picks one session for each. A connection that IDENTIFYs as a shard
+  (`shard: [id, count]`) gets the test guild only if it is that guild's shard
+  (`(guild_id >> 22) % count`), as on Discord.
 
 Time: `now()` is a monotonic clock the test can move with `advance()`; message ids
 and timestamps follow `wall()` (real time plus the same offset).
@@ -156,6 +161,7 @@ class FakeDiscord:
         self.identified = asyncio.Event()  # cleared by each new connection
         self._ws: web.WebSocketResponse | None = None
         self._sockets: set[web.WebSocketResponse] = set()
+        self._by_token: dict[str, web.WebSocketResponse] = {}  # the newest of each token
         self._seq = 0
         # knobs
         self.nonce_window = 300.0
@@ -269,6 +275,9 @@ class FakeDiscord:
                     await ws.send_json({"op": 11})
                 elif data["op"] == 2:
                     self.identifies.append({**data["d"], "session_id": session})
+                    self._by_token[str(data["d"].get("token"))] = ws
+                    shard = data["d"].get("shard")
+                    ours = shard_of(GUILD_ID, shard[1]) == shard[0] if shard else True
                     await self.dispatch(
                         "READY",
                         {
@@ -276,12 +285,14 @@ class FakeDiscord:
                             "user": user(BOT_ID, "mountain-king", bot=True),
                             "session_id": session,
                             "resume_gateway_url": self.gateway_url,
-                            "guilds": [{"id": GUILD_ID, "unavailable": True}],
+                            "guilds": [{"id": GUILD_ID, "unavailable": True}] if ours else [],
                             "application": {"id": APP_ID, "flags": 0},
+                            **({"shard": shard} if shard else {}),
                         },
                         ws=ws,
                     )
-                    await self.dispatch("GUILD_CREATE", self.guild(), ws=ws)
+                    if ours:
+                        await self.dispatch("GUILD_CREATE", self.guild(), ws=ws)
                     self.identified.set()
                 elif data["op"] == 6:
                     await self.dispatch("RESUMED", {}, ws=ws)
@@ -290,6 +301,16 @@ class FakeDiscord:
             if self._ws is ws:
                 self._ws = None
             self.disconnects += 1
+        return ws
+
+    def connection(self, token: str | None) -> web.WebSocketResponse | None:
+        """The live gateway connection of the bot process with this token (None for
+        no token: the newest connection)."""
+        if token is None:
+            return None
+        ws = self._by_token.get(token)
+        if ws is None or ws.closed:
+            raise RuntimeError(f"no bot with the token {token!r} is connected to the gateway")
         return ws
 
     async def dispatch(
@@ -439,9 +460,16 @@ class FakeDiscord:
         return record, payload
 
     async def slash(
-        self, user_id: str, channel_id: str, subcommand: str, **options: str | int | float | bool
+        self,
+        user_id: str,
+        channel_id: str,
+        subcommand: str,
+        *,
+        via: str | None = None,
+        **options: str | int | float | bool,
     ) -> Pushed:
-        """Push a `/mk <subcommand>` interaction; returns its id and token."""
+        """Push a `/mk <subcommand>` interaction (to the bot process with the token
+        `via`; by default the newest connection); returns its id and token."""
         kinds = {bool: 5, int: 4, float: 10, str: 3}
         record, payload = self._interaction(
             2,
@@ -463,7 +491,7 @@ class FakeDiscord:
                 ],
             },
         )
-        await self.dispatch("INTERACTION_CREATE", payload)
+        await self.dispatch("INTERACTION_CREATE", payload, ws=self.connection(via))
         return Pushed(record.id, record.token)
 
     async def click(
@@ -475,9 +503,10 @@ class FakeDiscord:
         *,
         component_type: int = 2,
         values: list[str] | None = None,
+        via: str | None = None,
     ) -> Pushed:
-        """Push a component interaction (type 3) on a stored message; returns its id
-        and token."""
+        """Push a component interaction (type 3) on a stored message (to the bot
+        process with the token `via`); returns its id and token."""
         message = self.message(message_id)
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
         if values is not None:
@@ -485,7 +514,7 @@ class FakeDiscord:
         record, payload = self._interaction(
             3, user_id, channel_id, data, message=self.public(message)
         )
-        await self.dispatch("INTERACTION_CREATE", payload)
+        await self.dispatch("INTERACTION_CREATE", payload, ws=self.connection(via))
         return Pushed(record.id, record.token)
 
     # --- looking at what the bot did ----------------------------------------------------
@@ -1010,6 +1039,11 @@ class FakeDiscord:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+
+def shard_of(guild_id: str, shard_count: int) -> int:
+    """The shard that serves a guild (Discord's rule)."""
+    return (int(guild_id) >> 22) % shard_count
 
 
 def _validate_message(body: dict[str, Any], files: list[Upload]) -> None:

@@ -5,6 +5,8 @@ log stays a gapless sequence and every game replays to its snapshot."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from service_helpers import (
@@ -12,15 +14,17 @@ from service_helpers import (
     Backend,
     Service,
     open_service,
+    place_gates,
     record_for,
     started_game,
     user_of,
 )
 
-from bot.service import GameInfo, GameMovedOnError, GameService
-from bot.store import SqliteStore, Store, StoredGame
+from bot.service import MOUNTAIN_KING, GameInfo, GameMovedOnError, GameService
+from bot.store import SqliteStore, StoredGame
 from bot.store.postgres import PostgresStore
 from rules.game import Game
+from rules.legal import legal_actions
 
 
 async def race_through(services: list[Service], info: GameInfo, record: Game, workers: int) -> int:
@@ -103,15 +107,17 @@ async def test_many_games_at_once_from_two_services(tmp_path: Path) -> None:
 
 class PausingSqliteStore(SqliteStore):
     """A store whose loads wait at a barrier: both services load the same version
-    before either appends, so their appends truly collide."""
+    before either appends, so their appends truly collide. With `pauses` set, only
+    that many loads wait (a load after that, to try again, goes on alone)."""
 
     def __init__(self, path: Path, barrier: asyncio.Barrier) -> None:
         super().__init__(path)
         self.barrier = barrier
+        self.pauses: int | None = None
 
     async def load_game(self, game_id: int) -> StoredGame | None:
         stored = await super().load_game(game_id)
-        await self.barrier.wait()
+        await pause(self)
         return stored
 
 
@@ -121,17 +127,46 @@ class PausingPostgresStore(PostgresStore):
     def __init__(self, url: str, barrier: asyncio.Barrier) -> None:
         super().__init__(url, pool_size=2)
         self.barrier = barrier
+        self.pauses: int | None = None
 
     async def load_game(self, game_id: int) -> StoredGame | None:
         stored = await super().load_game(game_id)
-        await self.barrier.wait()
+        await pause(self)
         return stored
 
 
-def pausing_store(backend: Backend, path: Path, barrier: asyncio.Barrier) -> Store:
+Pausing = PausingSqliteStore | PausingPostgresStore
+
+
+async def pause(store: Pausing) -> None:
+    if store.pauses is None:
+        await store.barrier.wait()
+    elif store.pauses > 0:
+        store.pauses -= 1
+        await store.barrier.wait()
+
+
+def pausing_store(backend: Backend, path: Path, barrier: asyncio.Barrier) -> Pausing:
     if backend.name == "postgresql":
         return PausingPostgresStore(backend.url(path), barrier)
     return PausingSqliteStore(path, barrier)
+
+
+@asynccontextmanager
+async def colliding(
+    backend: Backend, path: Path
+) -> AsyncIterator[tuple[tuple[Service, Pausing], tuple[Service, Pausing]]]:
+    """Two services on the database, as two processes, whose loads meet at a barrier
+    (each with its store, to set `pauses`)."""
+    barrier = asyncio.Barrier(2)
+    async with (
+        pausing_store(backend, path, barrier) as store_a,
+        pausing_store(backend, path, barrier) as store_b,
+    ):
+        yield (
+            (GameService(store_a, MOUNTAIN_KING), store_a),
+            (GameService(store_b, MOUNTAIN_KING), store_b),
+        )
 
 
 async def test_of_two_colliding_appends_one_wins_and_the_other_hears_it_moved_on(
@@ -141,18 +176,13 @@ async def test_of_two_colliding_appends_one_wins_and_the_other_hears_it_moved_on
     async with open_service(path) as setup:
         info = await started_game(setup, players=2)
         record = record_for(info)
-    barrier = asyncio.Barrier(2)
-    async with (
-        pausing_store(backend, path, barrier) as store_a,
-        pausing_store(backend, path, barrier) as store_b,
-    ):
-        a = GameService(store_a, setup.rules)
-        b = GameService(store_b, setup.rules)
+    async with colliding(backend, path) as ((a, _), (b, _)):
         for seq, move in enumerate(record.moves[:12]):
             user = user_of(info, move.seat)
+            # both name the version they saw (as a button does): no second try
             results = await asyncio.gather(
-                a.act(info.id, user, move.action),
-                b.act(info.id, user, move.action),
+                a.act(info.id, user, move.action, expected_seq=seq),
+                b.act(info.id, user, move.action, expected_seq=seq),
                 return_exceptions=True,
             )
             won = [r for r in results if not isinstance(r, BaseException)]
@@ -163,3 +193,33 @@ async def test_of_two_colliding_appends_one_wins_and_the_other_hears_it_moved_on
     async with open_service(path) as check:
         assert [e.seq for e in await check.log(info.id)] == list(range(1, 13))
         assert await check.check_game(info.id) == 12
+
+
+async def test_an_act_another_process_overtook_is_played_on_the_new_position(
+    tmp_path: Path, backend: Backend
+) -> None:
+    """Two players draft at once, through two processes that both loaded the same
+    version: the one whose write came second is not refused (its action still fits),
+    it is checked and stored on the game as it now stands, as one process would."""
+    path = tmp_path / "g.db"
+    async with open_service(path) as setup:
+        info = await started_game(setup, players=2)
+        await place_gates(setup, info)
+    async with colliding(backend, path) as ((a, store_a), (b, store_b)):
+        for _ in range(4):  # each keeps four trolls
+            store_a.pauses = 0
+            loaded = await a.load(info.id)
+            start, state = loaded.seq, loaded.state
+            assert state is not None and state.phase == "draft"
+            store_a.pauses = store_b.pauses = 1  # the first loads meet; a second try not
+            results = await asyncio.gather(
+                a.act(info.id, user_of(info, 0), legal_actions(state, 0, "keep")[0]),
+                b.act(info.id, user_of(info, 1), legal_actions(state, 1, "keep")[0]),
+            )
+            assert sorted(r.seq for r in results) == [start + 1, start + 2]
+    async with open_service(path) as check:
+        log = await check.log(info.id)
+        assert sum(1 for e in log if e.notation.startswith("keep")) == 8
+        assert await check.check_game(info.id) == len(log)
+        loaded = await check.load(info.id)
+        assert loaded.state is not None and loaded.state.phase == "play"

@@ -222,6 +222,7 @@ async def test_a_version_3_database_is_upgraded_and_its_logs_chained(
     db.execute("ALTER TABLE snapshots DROP COLUMN digest")
     db.execute("ALTER TABLE games DROP COLUMN language")  # migration 5
     db.execute("ALTER TABLE notification_prefs DROP COLUMN language")  # migration 6
+    db.execute("DROP TABLE duty_claims")  # migration 7
     db.execute("PRAGMA user_version = 3")
     db.close()
     async with open_service(path) as service:

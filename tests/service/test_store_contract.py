@@ -3,6 +3,7 @@ tests (SQLite, and PostgreSQL on a throwaway server: tests/service/conftest.py).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import timedelta
@@ -13,11 +14,14 @@ from service_helpers import START, Backend
 
 from bot.store import (
     LATEST_VERSION,
+    RESTING,
     ActionRecord,
     DuplicateInteractionError,
+    DutyClaim,
     InteractionRecord,
     MessageRecord,
     NewGame,
+    NewOwed,
     NotificationPrefs,
     ReminderRecord,
     SchemaTooNewError,
@@ -334,3 +338,123 @@ async def test_old_interactions_are_pruned(store: Store) -> None:
     assert await store.prune_interactions(START) == 0
     assert await store.prune_interactions(T1) == 1
     assert await store.interaction(1) is None
+
+
+# --- duty claims: several processes on one database ------------------------------------
+
+LEASE = timedelta(minutes=1)
+
+
+@pytest.fixture
+async def two(backend: Backend, tmp_path: Path) -> AsyncIterator[tuple[Store, Store]]:
+    """Two processes' stores on one database."""
+    async with backend.make(tmp_path) as first, backend.make(tmp_path) as second:
+        yield first, second
+
+
+async def test_of_processes_racing_for_a_duty_exactly_one_wins(two: tuple[Store, Store]) -> None:
+    a, b = two
+    duties = [f"deliver:{n}" for n in range(30)]
+    claims = await asyncio.gather(
+        *(
+            store.claim_duty(duty, owner, now=START, until=START + LEASE)
+            for duty in duties
+            for store, owner in ((a, "host-a:1:aa"), (b, "host-b:2:bb"))
+        )
+    )
+    for n, duty in enumerate(duties):
+        won = [c for c in claims[2 * n : 2 * n + 2] if c is not None]
+        assert len(won) == 1, (duty, claims[2 * n : 2 * n + 2])
+        assert won[0] == DutyClaim(duty, won[0].owner, START + LEASE)
+    held = {c.duty: c.owner for c in await a.duty_claims(START)}
+    assert held == {c.duty: c.owner for c in claims if c is not None}
+
+
+async def test_a_claim_holds_until_its_lease_runs_out_then_another_takes_it_over(
+    two: tuple[Store, Store],
+) -> None:
+    a, b = two
+    first = await a.claim_duty("move:1:2", "a", now=START, until=START + LEASE)
+    assert first is not None
+    assert await b.claim_duty("move:1:2", "b", now=T1 - timedelta(seconds=1), until=T2) is None
+    # its holder renews it: the lease now runs to T2
+    assert await a.claim_duty("move:1:2", "a", now=T1 - timedelta(seconds=1), until=T2)
+    assert await b.claim_duty("move:1:2", "b", now=T1, until=T1 + LEASE) is None
+    # the holder fell silent: once the lease ran out, the duty is anyone's
+    taken = await b.claim_duty("move:1:2", "b", now=T2, until=T2 + LEASE)
+    assert taken == DutyClaim("move:1:2", "b", T2 + LEASE)
+    assert await a.claim_duty("move:1:2", "a", now=T2, until=T2 + LEASE) is None
+    assert [(c.duty, c.owner) for c in await a.duty_claims(T2)] == [("move:1:2", "b")]
+
+
+async def test_a_late_done_mark_from_an_overtaken_process_does_not_count(
+    two: tuple[Store, Store],
+) -> None:
+    a, b = two
+    game_id = await active_game(a)
+    [owed_id] = await a.append_action(
+        ActionRecord(game_id, 1, 0, "a", START),
+        SnapshotRecord(game_id, 1, "s1"),
+        waiting=[ReminderRecord(game_id, 1, START, T1)],
+        owed=[NewOwed("turn", "{}")],
+    )
+    slow = await a.claim_duty(f"deliver:{game_id}", "a", now=START, until=START + LEASE)
+    assert slow is not None
+    fast = await b.claim_duty(f"deliver:{game_id}", "b", now=T2, until=T2 + LEASE)
+    assert fast is not None
+    # the slow process sent the message and marks it, too late: the new holder records it
+    assert not await a.mark_delivered(owed_id, at=T2, message_id=1, claim=slow)
+    assert [m.id for m in await a.owed_messages(None)] == [owed_id]
+    assert await b.mark_delivered(owed_id, at=T2, message_id=2, claim=fast)
+    assert not await b.mark_delivered(owed_id, at=T2, message_id=3, claim=fast)
+    assert not await a.mark_delivered(owed_id, at=T2, message_id=4, claim=slow)
+    assert await a.owed_messages(None) == []
+    assert await a.last_delivered_message(game_id, 0) is None  # no channel was given
+    # a reminder counted by an overtaken process is not counted
+    remind = f"remind:{game_id}:1"
+    slow = await a.claim_duty(remind, "a", now=START, until=START + LEASE)
+    fast = await b.claim_duty(remind, "b", now=T2, until=T2 + LEASE)
+    assert slow is not None and fast is not None
+    counted = ReminderRecord(game_id, 1, START, T2 + LEASE, missed=1)
+    assert not await a.put_reminder(counted, claim=slow)
+    assert (await b.reminders(game_id))[0].missed == 0
+    assert await b.put_reminder(counted, claim=fast)
+    assert (await a.reminders(game_id))[0] == counted
+
+
+async def test_only_its_holder_releases_a_claim_and_a_rest_keeps_everyone_off(
+    store: Store,
+) -> None:
+    held = await store.claim_duty("prune", "a", now=START, until=START + LEASE)
+    assert held is not None
+    assert not await store.release_duty(DutyClaim("prune", "b", START + LEASE))
+    assert await store.release_duty(held)
+    assert not await store.release_duty(held)  # already given up
+    held = await store.claim_duty("prune", "b", now=START, until=START + LEASE)
+    assert held is not None
+    # done: nobody, its last holder neither, may claim it for an hour
+    assert await store.release_duty(held, rest_until=START + timedelta(hours=1))
+    assert await store.duty_claims(START) == [
+        DutyClaim("prune", RESTING, START + timedelta(hours=1))
+    ]
+    for owner in ("a", "b"):
+        assert await store.claim_duty("prune", owner, now=T2, until=T2 + LEASE) is None
+    later = START + timedelta(hours=1)
+    assert await store.claim_duty("prune", "a", now=later, until=later + LEASE) is not None
+
+
+async def test_claims_left_by_crashed_processes_are_forgotten(store: Store) -> None:
+    for n in range(3):
+        assert await store.claim_duty(f"vote:{n}", "gone", now=START, until=START + LEASE)
+    assert await store.claim_duty("vote:9", "alive", now=START, until=T2 + LEASE)
+    assert await store.prune_duty_claims(START + LEASE) == 0  # ran out just now: kept
+    assert await store.prune_duty_claims(T2) == 3
+    assert [c.duty for c in await store.duty_claims(START)] == ["vote:9"]
+
+
+async def test_a_claim_needs_a_named_holder_and_a_lease_in_the_future(store: Store) -> None:
+    with pytest.raises(ValueError, match="named"):
+        await store.claim_duty("prune", RESTING, now=START, until=T1)
+    with pytest.raises(ValueError, match="lease"):
+        await store.claim_duty("prune", "a", now=T1, until=T1)
+    assert await store.duty_claims(START) == []
