@@ -78,6 +78,22 @@ def speaking(monkeypatch: pytest.MonkeyPatch, locales: dict[int, str]) -> None:
     monkeypatch.setattr(simcord.interactions, "base_payload", localized)
 
 
+def table_speaking(
+    env: Any, monkeypatch: pytest.MonkeyPatch, locales: dict[str, str | None]
+) -> tuple[Any, list[Any]]:
+    """A server with a "games" channel and a member for each name, each on a client in
+    the Discord locale given (None: SimCord's own en-US): the channel and the members,
+    in the order named."""
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    members = [guild.add_member(env.create_user(name)) for name in locales]
+    speaking(
+        monkeypatch,
+        {m.id: loc for m, loc in zip(members, locales.values(), strict=True) if loc is not None},
+    )
+    return channel, members
+
+
 async def pngs(message: discord.Message) -> list[Image.Image]:
     """Every PNG attached to a message, decoded (fails if one is not a PNG)."""
     out = []

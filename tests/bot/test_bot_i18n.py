@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 import pytest
-from bot_harness import running_bot, speaking
+from bot_harness import running_bot, table_speaking
 from fake_discord import FakeDiscord
 
 import bot.i18n.commands
@@ -215,12 +215,9 @@ async def test_a_polish_client_gets_polish_help(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with running_bot(tmp_path / "db.sqlite3") as (env, _):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        ola = guild.add_member(env.create_user("ola"))
-        lucia = guild.add_member(env.create_user("lucia"))
-        alice = guild.add_member(env.create_user("alice"))
-        speaking(monkeypatch, {ola.id: "pl", lucia.id: "es-419"})
+        channel, (ola, lucia, alice) = table_speaking(
+            env, monkeypatch, {"ola": "pl", "lucia": "es-419", "alice": None}
+        )
         polish = await ola.slash(channel, "mk help")
         assert polish.acknowledged and polish.ephemeral
         assert polish.response.content == help_text(None, translator_for("pl"))

@@ -35,6 +35,7 @@ from bot_harness import (
     running_bot,
     scheduler,
     speaking,
+    table_speaking,
 )
 
 import bot.i18n.catalogue
@@ -86,11 +87,7 @@ async def test_a_polish_game_with_a_polish_and_a_spanish_player(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        ola = guild.add_member(env.create_user("ola"))
-        lucia = guild.add_member(env.create_user("lucia"))
-        speaking(monkeypatch, {ola.id: "pl", lucia.id: "es-ES"})
+        channel, (ola, lucia) = table_speaking(env, monkeypatch, {"ola": "pl", "lucia": "es-ES"})
         thread, game_id = await open_game(env, [ola, lucia], channel, language="pl")
         info = await bot.service.info(game_id)
         assert info.language == "pl"
@@ -170,11 +167,7 @@ async def test_the_language_defaults_to_the_servers_and_the_creator_changes_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        ana = guild.add_member(env.create_user("ana"))
-        ola = guild.add_member(env.create_user("ola"))
-        speaking(monkeypatch, {ana.id: "es-419", ola.id: "pl"})
+        channel, (ana, ola) = table_speaking(env, monkeypatch, {"ana": "es-419", "ola": "pl"})
 
         # a Spanish server: its preferred locale picks the game's language
         def on_a_spanish_server(interaction: Any) -> str:

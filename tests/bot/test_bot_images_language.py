@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_harness import draft_all, open_game, place_gates, running_bot, speaking
+from bot_harness import draft_all, open_game, place_gates, running_bot, table_speaking
 
 import render
 from bot.i18n import translator_for
@@ -55,11 +55,7 @@ async def test_a_polish_games_images_are_polish_whoever_looks(
         monkeypatch.setattr(f"{module}.{name}", _spy(drawn, name, getattr(render, name)))
     pl, es, en = translator_for("pl"), translator_for("es"), translator_for("en")
     async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        ola = guild.add_member(env.create_user("ola"))
-        lucia = guild.add_member(env.create_user("lucia"))
-        speaking(monkeypatch, {ola.id: "pl", lucia.id: "es-ES"})
+        channel, (ola, lucia) = table_speaking(env, monkeypatch, {"ola": "pl", "lucia": "es-ES"})
         thread, game_id = await open_game(env, [ola, lucia], channel, language="pl")
         await place_gates(bot, [ola, lucia], thread, game_id)
         await draft_all([ola], thread, kept=KEPT["pl"])
