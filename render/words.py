@@ -61,61 +61,62 @@ class English:
 ENGLISH: Translator = English()
 
 
-def NP_(context: str, message: str) -> tuple[str, str]:
+def C_(context: str, message: str) -> tuple[str, str]:
     """Mark a message and its context for the catalogue (`python -m bot.i18n extract`
-    knows this marker); it is translated where it is drawn: `t.pgettext(*marked)`."""
+    knows this marker); it is translated where it is drawn or told: `t.pgettext(*marked)`.
+    The bot's texts use this marker too (`bot.i18n.catalogue.C_`)."""
     return context, message
 
 
 # the players' colours as words (the same entries as the bot's texts)
 COLOURS = {
-    "blue": NP_("colour", "Blue"),
-    "orange": NP_("colour", "Orange"),
-    "green": NP_("colour", "Green"),
-    "magenta": NP_("colour", "Magenta"),
-    "white": NP_("colour", "White"),
+    "blue": C_("colour", "Blue"),
+    "orange": C_("colour", "Orange"),
+    "green": C_("colour", "Green"),
+    "magenta": C_("colour", "Magenta"),
+    "white": C_("colour", "White"),
 }
 PLAYER_LETTERS = {
     # TRANSLATORS: one capital letter marks each player on the board (gates, tunnels,
     # chips): the initial of the colour's word where it can be; the five must differ
-    "blue": NP_("player letter", "B"),
-    "orange": NP_("player letter", "O"),
-    "green": NP_("player letter", "G"),
-    "magenta": NP_("player letter", "M"),
-    "white": NP_("player letter", "W"),
+    "blue": C_("player letter", "B"),
+    "orange": C_("player letter", "O"),
+    "green": C_("player letter", "G"),
+    "magenta": C_("player letter", "M"),
+    "white": C_("player letter", "W"),
 }
 CLAN_LETTERS = {
     # TRANSLATORS: one capital letter marks each clan's statues, pedestals and clan
     # carts: the initial of the clan's name where it can be; the four must differ
-    "mud": NP_("clan letter", "U"),
-    "fire": NP_("clan letter", "F"),
-    "ice": NP_("clan letter", "I"),
-    "moon": NP_("clan letter", "M"),
+    "mud": C_("clan letter", "U"),
+    "fire": C_("clan letter", "F"),
+    "ice": C_("clan letter", "I"),
+    "moon": C_("clan letter", "M"),
 }
 WORKSHOP_SHORT = {
     # TRANSLATORS: a workshop's name cut to about 4 letters, on a board cell 56 px wide
     # (the footer under the board gives the full names)
-    "cartwright": NP_("workshop on the board", "Cart"),
-    "charmcrafter": NP_("workshop on the board", "Chrm"),
-    "coinpress": NP_("workshop on the board", "Coin"),
-    "metalworks": NP_("workshop on the board", "Metl"),
-    "pickforge": NP_("workshop on the board", "Pick"),
-    "quartermaster": NP_("workshop on the board", "Qtr"),
-    "runesmithy": NP_("workshop on the board", "Rune"),
-    "stonegrinder": NP_("workshop on the board", "Grnd"),
-    "stonemill": NP_("workshop on the board", "Mill"),
-    "toolforge": NP_("workshop on the board", "Tool"),
-    "wheeljack": NP_("workshop on the board", "Whl"),
+    "cartwright": C_("workshop on the board", "Cart"),
+    "charmcrafter": C_("workshop on the board", "Chrm"),
+    "coinpress": C_("workshop on the board", "Coin"),
+    "metalworks": C_("workshop on the board", "Metl"),
+    "pickforge": C_("workshop on the board", "Pick"),
+    "quartermaster": C_("workshop on the board", "Qtr"),
+    "runesmithy": C_("workshop on the board", "Rune"),
+    "stonegrinder": C_("workshop on the board", "Grnd"),
+    "stonemill": C_("workshop on the board", "Mill"),
+    "toolforge": C_("workshop on the board", "Tool"),
+    "wheeljack": C_("workshop on the board", "Whl"),
 }
 HALL_SHORT = {
     # TRANSLATORS: a great hall's initials (up to 3 letters) on its cell of the board;
     # the six must differ
-    "shamans-lodge": NP_("great hall on the board", "SL"),
-    "crucible": NP_("great hall on the board", "C"),
-    "rift": NP_("great hall on the board", "R"),
-    "trove": NP_("great hall on the board", "T"),
-    "stonemasons-house": NP_("great hall on the board", "SH"),
-    "great-forge": NP_("great hall on the board", "GF"),
+    "shamans-lodge": C_("great hall on the board", "SL"),
+    "crucible": C_("great hall on the board", "C"),
+    "rift": C_("great hall on the board", "R"),
+    "trove": C_("great hall on the board", "T"),
+    "stonemasons-house": C_("great hall on the board", "SH"),
+    "great-forge": C_("great hall on the board", "GF"),
 }
 
 

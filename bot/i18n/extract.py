@@ -3,7 +3,7 @@ in step with it (`python -m bot.i18n extract`).
 
 Five sources feed the template:
 - the code: Babel's Python extractor finds every message marked with `_`, `gettext`,
-  `ngettext`, `pgettext`, `npgettext`, `N_`, `C_`, `NC_` or `NP_` in `bot/` and
+  `ngettext`, `pgettext`, `npgettext`, `N_`, `C_`, or `NC_` in `bot/` and
   `render/` (the images' words);
 - the slash commands: the bot's command tree is built (as at start-up, without
   Discord) and every string discord.py asks the translator for (command, option and
@@ -64,13 +64,12 @@ CONTENT_NOTES = {
     words.WORKSHOP_TEXT: "what a workshop does, told when a use of it is refused",
 }
 COMMENT_TAGS = ("TRANSLATORS:",)
-# gettext's usual names, and the markers of messages with a context: the bot's
-# (`bot.i18n.catalogue.C_`, `NC_`) and the images' (`render.words.NP_`)
+# gettext's usual names, and the markers of messages with a context (`C_`, defined in
+# `render.words` for the images and the bot alike, and `NC_`)
 KEYWORDS: dict[str, Any] = {
     **DEFAULT_KEYWORDS,
     "C_": ((1, "c"), 2),
     "NC_": ((1, "c"), 2, 3),
-    "NP_": ((1, "c"), 2),
 }
 # the engine's refusals: the first argument of each of these calls is a template
 RULES = "rules"
