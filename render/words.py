@@ -64,7 +64,7 @@ ENGLISH: Translator = English()
 def C_(context: str, message: str) -> tuple[str, str]:
     """Mark a message and its context for the catalogue (`python -m bot.i18n extract`
     knows this marker); it is translated where it is drawn or told: `t.pgettext(*marked)`.
-    The bot's texts use this marker too (`bot.i18n.catalogue.C_`)."""
+    The bot's texts have their own under the same name (`bot.i18n.catalogue.C_`)."""
     return context, message
 
 

@@ -25,9 +25,6 @@ from pathlib import Path
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-# a message with its context: one marker for the bot's texts and the images'
-from render.words import C_ as C_
-
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 DOMAIN = "messages"
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
@@ -48,6 +45,15 @@ def N_(message: str) -> str:
 # a message with its context, and one with its plural form too (`C_`, `NC_`)
 InContext = tuple[str, str]
 Counted = tuple[str, str, str]
+
+
+def C_(context: str, message: str) -> InContext:
+    """Mark a message with its context for the catalogue (one word in one grammatical
+    use, one sentence in one voice), translated where it is shown:
+    `Messages.pgettext(*marked)`. `render.words.C_` is the images' own: the service and
+    the store import nothing of render (and so nothing of Pillow), and render nothing of
+    the bot, so each side keeps its one-line marker under the same extractor keyword."""
+    return (context, message)
 
 
 def NC_(context: str, singular: str, plural: str) -> Counted:
