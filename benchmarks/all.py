@@ -22,6 +22,7 @@ SCRIPTS = [
     ("service: one act, loading from 10,000 games, size", "service_bench.py"),
     ("bot: one turn through discord.py (SimCord)", "bot_bench.py"),
     ("AI: decision time, win rate, scores", "ai_bench.py"),
+    ("load: 200 games acting at once on each store", "load_bench.py"),
 ]
 
 

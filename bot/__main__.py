@@ -3,13 +3,17 @@
 Without a token it says how to get one and exits with status 2; a bad setting, a
 database it cannot use or a token Discord refuses is one line and a non-zero exit,
 never a traceback. While Discord cannot be reached it tries again, waiting longer each
-time, and says so. `python -m bot check`
-and `python -m bot backup PATH` are the host's tools (bot/maintenance.py).
+time, and says so. Once connected it logs a ready line: how many servers and games
+this process serves. `python -m bot --health` answers ok or not ok for a monitor
+(bot/health.py); `python -m bot check`, `backup PATH` and `migrate` are the host's
+tools (bot/maintenance.py, bot/moving.py). The console script `mountain-king-bot`
+(installed by `pip install .`) is this same entry point.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import sqlite3
 import sys
@@ -22,7 +26,7 @@ import aiohttp
 import discord
 import yarl
 
-from bot import maintenance
+from bot import health, maintenance
 from bot.app import create_bot, log_invite
 from bot.service import GameService, MountainKingRules
 from bot.settings import BadSettingsError, Settings, read_settings
@@ -220,6 +224,14 @@ async def log_in(bot: discord.Client, token: str) -> None:
         raise StartupError(f"Discord refused the login ({describe(error)}).") from None
 
 
+def settle_memory() -> None:
+    """Once start-up is done: what it made (the modules, the rules' content) lives as
+    long as the process, so the cyclic garbage collector need not scan it again at each
+    of its full collections (`gc.freeze`), which otherwise grow with it."""
+    gc.collect()
+    gc.freeze()
+
+
 async def run(settings: Settings, token: str, *, delays: Iterator[float] | None = None) -> None:
     store = await open_configured_store(settings)
     try:
@@ -230,6 +242,7 @@ async def run(settings: Settings, token: str, *, delays: Iterator[float] | None 
             vote_after_reminders=settings.inactivity_reminders,
         )
         bot = create_bot(service, settings)
+        settle_memory()
         async with bot:
             if delays is None:
                 delays = backoff(settings.discord_retry_seconds, settings.discord_retry_max_seconds)
@@ -269,7 +282,10 @@ def start() -> int:
 
 
 def main() -> int:
-    if len(sys.argv) > 1:  # python -m bot check | backup PATH (bot/maintenance.py)
+    """`python -m bot` and the console script `mountain-king-bot`."""
+    if sys.argv[1:] == ["--health"]:  # one line and a status for monitoring
+        return health.command(sys.stdout)
+    if len(sys.argv) > 1:  # check | backup PATH | migrate ... (bot/maintenance.py)
         return maintenance.command(sys.argv[1:])
     return start()
 

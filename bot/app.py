@@ -77,13 +77,19 @@ def create_bot(
         options["shard_count"] = settings.shard_count
         if settings.shard_ids is not None:
             options["shard_ids"] = list(settings.shard_ids)
-    return kind(
+    bot = kind(
         service,
         settings,
         features=(*FEATURES, partial(Scheduler, poll=scheduler_poll)),
         on_error=handle_error,
         **(options | discord_options),
     )
+
+    async def ready() -> None:
+        log.info("%s", await ready_line(bot))
+
+    bot.add_listener(ready, "on_ready")
+    return bot
 
 
 def invite_url(application_id: int) -> str:
@@ -102,6 +108,36 @@ def log_invite(bot: MountainBot) -> None:
         CHANNEL_PERMISSIONS.value,
         " and ".join(SCOPES),
     )
+
+
+async def ready_line(bot: MountainBot) -> str:
+    """What a host reads once the bot is connected (at every new gateway session): who
+    it is and what this process serves, its servers (those of its shards) and the
+    games in them."""
+    guild_ids = [guild.id for guild in bot.guilds]
+    served = f"serving {len(guild_ids)} server{'' if len(guild_ids) == 1 else 's'}"
+    try:
+        counts = await bot.service.game_counts(guild_ids)
+    except Exception as exc:  # the store is down: say so, the bot is connected anyway
+        games = f" (its games could not be counted: {exc})"
+    else:
+        total = sum(counts.get(status, 0) for status in ("open", "active"))
+        games = (
+            f" and {total} game{'' if total == 1 else 's'}"
+            f" ({counts.get('active', 0)} running, {counts.get('open', 0)} waiting to start)"
+        )
+    return f"Ready as {bot.user}: {served}{games}{shards_text(bot)}"
+
+
+def shards_text(bot: discord.Client) -> str:
+    """Which of the bot's Discord shards this process runs ("" when it is not sharded)."""
+    count = bot.shard_count
+    ids: list[int] | None = getattr(bot, "shard_ids", None)
+    if ids is None and bot.shard_id is not None:
+        ids = [bot.shard_id]
+    if not count or not ids or count < 2:
+        return ""
+    return f" on shard{'' if len(ids) == 1 else 's'} {', '.join(map(str, ids))} of {count}"
 
 
 async def handle_error(interaction: discord.Interaction[MountainBot], error: Exception) -> None:

@@ -3,6 +3,7 @@ scheduled backups and start-up sample check.
 
     python -m bot check          # replay every stored game; exit 1 if any is broken
     python -m bot backup PATH    # a consistent copy, even while the bot runs
+    python -m bot migrate --to postgresql://...   # move every game to PostgreSQL
 
 Both read `DATABASE_PATH` like the bot (environment or `.env`). Neither writes to the
 database: `check` opens it read-only, and `backup` uses SQLite's online backup, which
@@ -21,9 +22,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TextIO
 
+from bot import moving
 from bot.service import MOUNTAIN_KING, CorruptGameError, GameRules, ServiceError
 from bot.service.loading import verify
-from bot.settings import BadSettingsError, read_settings
+from bot.settings import settings_for
 from bot.store import SqliteStore, Store, StoreError
 from rules.actions import Action
 from rules.state import State
@@ -32,8 +34,12 @@ log = logging.getLogger("bot.maintenance")
 
 USAGE = """\
 usage: python -m bot                 run the bot
+       python -m bot --health        check the settings and the database (for monitoring)
        python -m bot check           replay every stored game, report broken ones
        python -m bot backup PATH     copy the database to PATH (a new file)
+       python -m bot migrate --to postgresql://...
+                                     copy every game from the SQLite file into
+                                     PostgreSQL and check each there (bot/moving.py)
 """
 
 BACKUP_PREFIX = "mountain-king-"
@@ -169,16 +175,15 @@ def command(args: Sequence[str], out: TextIO = sys.stdout) -> int:
     if name in ("-h", "--help", "help"):
         print(USAGE, file=out)
         return 0
+    # the tools print their own sentences; the rebuild's log lines would repeat them
+    logging.getLogger().addHandler(logging.NullHandler())
+    if name == "migrate":
+        return moving.command(rest, out)
     if not (name == "check" and not rest) and not (name == "backup" and len(rest) == 1):
         print(USAGE, file=sys.stderr)
         return 2
-    # the tools print their own sentences; the rebuild's log lines would repeat them
-    logging.getLogger().addHandler(logging.NullHandler())
-    try:
-        settings = read_settings()
-    except BadSettingsError as exc:  # one line per bad setting, no traceback
-        for line in str(exc).splitlines():
-            print(f"{name}: {line}", file=sys.stderr)
+    settings = settings_for(name)
+    if settings is None:
         return 2
     if settings.database_url is not None:
         # never check or copy the SQLite file while the games live elsewhere

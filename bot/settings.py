@@ -6,6 +6,7 @@ it (`problems` turns pydantic's error into one line per setting), never a traceb
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -36,6 +37,17 @@ def read_settings() -> Settings:
         raise BadSettingsError("The .env file is not UTF-8 text.") from None
     except (SettingsError, OSError) as error:
         raise BadSettingsError(f"The settings could not be read: {error}") from None
+
+
+def settings_for(tool: str) -> Settings | None:
+    """The settings for a command-line tool, or None after printing each bad one as a
+    line of its own to stderr, prefixed with the tool's name (no traceback)."""
+    try:
+        return read_settings()
+    except BadSettingsError as exc:
+        for line in str(exc).splitlines():
+            print(f"{tool}: {line}", file=sys.stderr)
+        return None
 
 
 def database_path_problem(path: Path) -> str | None:

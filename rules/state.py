@@ -8,7 +8,7 @@ later draws just take the top of a pile.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -274,7 +274,9 @@ class State:
         return self.turn.flags if self.turn is not None else []
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
+        # what `dataclasses.asdict` makes of it, without its deep copies (of the config
+        # above all): every stored action writes one, so it is on the hot path
+        data = {name: _plain(getattr(self, name)) for name in _field_names(State)}
         data["config"] = self.config.model_dump(mode="json")
         return data
 
@@ -388,3 +390,39 @@ class State:
             final_turns=self.final_turns,
             n_actions=self.n_actions,
         )
+
+
+# the values a state holds besides its dataclasses, lists and dicts: kept as they are
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+# the field names of each dataclass met (in declaration order, as `asdict` keeps them)
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))
+    return names
+
+
+def _plain(value: Any) -> Any:
+    """A state's value as plain dicts, lists and leaves (what `asdict` returns for it).
+    The config is the one value that is not plain data: `to_json` dumps it itself."""
+    kind = type(value)
+    if kind in _LEAVES:
+        return value
+    if kind is list:
+        return [v if type(v) in _LEAVES else _plain(v) for v in value]
+    if kind is dict:
+        return {k: v if type(v) in _LEAVES else _plain(v) for k, v in value.items()}
+    if kind is tuple:
+        return tuple(_plain(v) for v in value)
+    if hasattr(kind, "__dataclass_fields__"):
+        return {name: _plain(getattr(value, name)) for name in _field_names(kind)}
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, list | tuple):
+        return type(value)(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    raise TypeError(f"a state holds a {kind.__name__}, which JSON cannot store")

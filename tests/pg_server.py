@@ -1,7 +1,8 @@
 """A throwaway PostgreSQL server for the tests: `initdb` into a temporary folder and
 `pg_ctl start` listening on a Unix socket in that folder only (no TCP port, so the
 servers of parallel test workers never clash), trusted local logins, `fsync` off (the
-server is never crashed, only its clients are).
+server is never crashed, only its clients are; `durable=True` leaves it on, for the
+load benchmark's figures).
 
 The server programs are found with `pg_config --bindir` (when pg_config is on PATH),
 else in `/usr/lib/postgresql/<version>/bin` (Debian's `postgresql` package puts them
@@ -67,8 +68,11 @@ def _server_user() -> str | None:
 class PgServer:
     """One server in a temporary folder; `start`, then `create_database`, then `stop`."""
 
-    def __init__(self, bindir: Path) -> None:
+    def __init__(self, bindir: Path, *, durable: bool = False) -> None:
         self.bindir = bindir
+        # durable: fsync on, as a real server runs (the load benchmark's figures); the
+        # tests never crash the server, so they leave it off
+        self.durable = durable
         self.user = _server_user()
         # a short path: a Unix socket's path is limited to about 100 bytes
         self.root = Path(tempfile.mkdtemp(prefix="mk-pg-"))
@@ -101,9 +105,10 @@ class PgServer:
         )
         subprocess.run(initdb, check=True, capture_output=True, timeout=120)
         options = (
-            f"-c listen_addresses='' -c unix_socket_directories={self.root}"
-            " -c fsync=off -c full_page_writes=off -c max_connections=200"
+            f"-c listen_addresses='' -c unix_socket_directories={self.root} -c max_connections=200"
         )
+        if not self.durable:
+            options += " -c fsync=off -c full_page_writes=off"
         start = self._as_server(
             str(self.bindir / "pg_ctl"),
             "-D",

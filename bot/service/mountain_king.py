@@ -118,7 +118,8 @@ class MountainKingRules:
         return None if outcome is None else outcome.to_json()
 
     def state_to_json(self, state: State) -> str:
-        return json.dumps(state.to_json(), separators=(",", ":"))
+        # a state is a tree: no need to look for cycles while writing it
+        return json.dumps(state.to_json(), separators=(",", ":"), check_circular=False)
 
     def state_from_json(self, text: str) -> State:
         data = json.loads(text)

@@ -19,7 +19,7 @@ import asyncio
 import json
 import random
 import secrets
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Generic
@@ -38,6 +38,7 @@ from bot.service.errors import (
     NotAllowedError,
     SeatingError,
     SeatMovedOnError,
+    ServiceError,
 )
 from bot.service.loading import (
     UNDO,
@@ -97,6 +98,7 @@ from bot.store import (
     GameStatus,
     InteractionRecord,
     NewGame,
+    ReminderRecord,
     SeatRecord,
     SeqConflictError,
     SnapshotRecord,
@@ -934,6 +936,11 @@ class GameService(Generic[S, A]):
         )
         return TurnStatus(game_id, game.status, waiting)
 
+    async def game_counts(self, guild_ids: Collection[int] | None = None) -> dict[GameStatus, int]:
+        """How many games there are of each status, of these Discord servers (None:
+        of all): what a process serves (its ready line, the health check)."""
+        return await self.store.game_counts(guild_ids)
+
     async def game_in_thread(self, thread_id: int) -> GameInfo | None:
         """The most recent game played in a Discord thread."""
         check_arguments(ABSENT, thread_id)
@@ -1041,38 +1048,44 @@ class GameService(Generic[S, A]):
     ) -> ActResult:
         async with self._lock(game_id):
             loaded = await load(self.store, self.rules, game_id)
-            # looked up after the load: if the load saw the action this interaction
-            # caused (perhaps in another process), the lookup sees its stored answer
-            earlier = await self._earlier_result(game_id, interaction_id)
-            if earlier is not None:
-                return earlier
-            self._require_current(loaded, expected_seq)
-            seat, user_id = chooser(loaded)
-            if expected_seat_seq is not None and expected_seat_seq != await self.seat_version(
-                game_id, seat.seat
-            ):
-                raise SeatMovedOnError()
-            state = _started(loaded)
-            to_act = self.rules.to_act(state)
-            if seat.seat not in to_act:
-                raise not_your_turn(loaded.seats, to_act)
-            value = self.rules.parse_action(action) if isinstance(action, str) else action
-            after = self.rules.play(state, seat.seat, value)
-            if name and name != seat.name:
-                seat = replace(seat, name=name)
-            commit = Commit(
-                before=state,
-                after=after,
-                seat=seat,
-                user_id=user_id,
-                notation=self.rules.notation(value),
-                story=self.rules.describe(state, seat.seat, value),
-                cells=self.rules.cells(value),
-            )
-            if reply_to is not None:
-                # this process answers the player itself (see `ReplyTo.answered_by`)
-                reply_to = replace(reply_to, answered_by=self.duties.owner)
-            return await self._append(loaded, commit, interaction_id, reply_to)
+            try:
+                self._require_current(loaded, expected_seq)
+                seat, user_id = chooser(loaded)
+                if expected_seat_seq is not None and expected_seat_seq != await self.seat_version(
+                    game_id, seat.seat
+                ):
+                    raise SeatMovedOnError()
+                state = _started(loaded)
+                to_act = self.rules.to_act(state)
+                if seat.seat not in to_act:
+                    raise not_your_turn(loaded.seats, to_act)
+                value = self.rules.parse_action(action) if isinstance(action, str) else action
+                after = self.rules.play(state, seat.seat, value)
+                if name and name != seat.name:
+                    seat = replace(seat, name=name)
+                commit = Commit(
+                    before=state,
+                    after=after,
+                    seat=seat,
+                    user_id=user_id,
+                    notation=self.rules.notation(value),
+                    story=self.rules.describe(state, seat.seat, value),
+                    cells=self.rules.cells(value),
+                )
+                if reply_to is not None:
+                    # this process answers the player itself (see `ReplyTo.answered_by`)
+                    reply_to = replace(reply_to, answered_by=self.duties.owner)
+                return await self._append(loaded, commit, interaction_id, reply_to)
+            except (ServiceError, ValueError):
+                # A retried interaction whose action is stored (perhaps by another
+                # process) is refused by the game as it is now (not your turn, the game
+                # moved on), or by the log's key on the interaction if the action is
+                # still legal: then its stored answer is the answer. Looked up only
+                # then, after the load that saw the action: not on every act.
+                earlier = await self._earlier_result(game_id, interaction_id)
+                if earlier is not None:
+                    return earlier
+                raise
 
     def _telling(self, commit: Commit[S], seats: Sequence[SeatRecord]) -> Telling:
         """How the table hears of this action (see `table.Telling`)."""
@@ -1109,9 +1122,20 @@ class GameService(Generic[S, A]):
         if turn_ended and seat.skip_turn:
             changed = [replace(seat, skip_turn=False)]
         seats = [next((c for c in changed if c.seat == s.seat), s) for s in loaded.seats]
-        waiting = None
-        if set(awaited) != set(to_act):
+        # the reads this may need: the new reminder rows if whom the game awaits changed,
+        # the turn's entries if it ended (both at once: one wait, not two, under load)
+        rescheduled = set(awaited) != set(to_act)
+        waiting: list[ReminderRecord] | None = None
+        turn: list[ActionRecord] = []
+        if rescheduled and turn_ended:
+            waiting, turn = await asyncio.gather(
+                waiting_rows(self.store, game, seats, to_act, newly, now),
+                self.store.turn_actions(game.id, seat.seat),
+            )
+        elif rescheduled:
             waiting = await waiting_rows(self.store, game, seats, to_act, newly, now)
+        elif turn_ended:
+            turn = await self.store.turn_actions(game.id, seat.seat)
         entry = ActionRecord(
             game.id,
             seq,
@@ -1139,7 +1163,6 @@ class GameService(Generic[S, A]):
             story=commit.story,
             told=commit.told or commit.story,
         )
-        turn = await self.store.turn_actions(game.id, seat.seat) if turn_ended else []
         turn = await self._told(loaded.game, loaded.config, turn)
         owed = owed_after(
             self.rules,

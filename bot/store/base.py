@@ -222,6 +222,11 @@ class Store(ABC):
         """Every stored game's id (only games that were dealt, by default), in order."""
 
     @abstractmethod
+    async def game_counts(self, guild_ids: Collection[int] | None = None) -> dict[GameStatus, int]:
+        """How many games there are of each status (only those of these Discord
+        servers, if given); a status without games is absent."""
+
+    @abstractmethod
     async def backup(self, target: str | Path) -> None:
         """Copy the whole database, consistently, into a new file `target` while other
         connections may go on writing."""

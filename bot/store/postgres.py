@@ -32,8 +32,8 @@ import asyncio
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Collection, Sequence
-from contextlib import asynccontextmanager
-from dataclasses import replace
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,7 @@ import asyncpg
 
 from bot.store.base import Store
 from bot.store.errors import (
+    ConflictError,
     DuplicateInteractionError,
     SchemaTooNewError,
     SeqConflictError,
@@ -106,6 +107,9 @@ SCHEMA_TABLE = "mk_schema"
 # the key of the advisory lock held while migrating (any constant the bot alone uses)
 MIGRATION_LOCK = 0x4D4B_0001
 DEFAULT_POOL_SIZE = 10
+# games whose log's last entry a store remembers (then it forgets them all, and the
+# next append of each takes the locked way once)
+REMEMBERED_HEADS = 10_000
 # the tables in an order that satisfies their foreign keys (for copies and backups)
 TABLES = (
     "games",
@@ -122,6 +126,117 @@ TABLES = (
     "digests",
 )
 # not copied: `duty_claims` (which running process holds a duty means nothing in a copy)
+
+
+def _seat_changes(first: int, source: str = "") -> str:
+    """`SET ... FROM ... WHERE ...` of an UPDATE of seats that writes the seats given
+    as one array per column (`_seat_arrays`) from parameter `first` on, and, in the
+    FROM list, `source` too (a CTE the update depends on)."""
+    n = iter(range(first, first + 10))
+    arrays = ", ".join(
+        f"${next(n)}::{kind}[]"
+        for kind in ("bigint", "bigint", "bigint", "text", "bigint", "bigint")
+        + ("bigint",) * 3
+        + ("text",)
+    )
+    return (
+        "SET user_id = u.user_id, colour = u.colour, team = u.team,"
+        " substitute_id = u.substitute_id, autopilot = u.autopilot, ai = u.ai,"
+        " skip_turn = u.skip_turn, name = u.name"
+        f" FROM {source}unnest({arrays}) AS u (game_id, seat, user_id, colour, team,"
+        " substitute_id, autopilot, ai, skip_turn, name)"
+        " WHERE seats.game_id = u.game_id AND seats.seat = u.seat"
+    )
+
+
+# a game with everything a load needs, in one statement (see `PostgresStore.load_game`)
+_LOAD_GAME = (
+    f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))},"
+    f" (SELECT array_agg(ROW({_SEAT_COLUMNS}) ORDER BY seat) FROM seats"
+    " WHERE game_id = g.id),"
+    " sn.seq, sn.state, sn.chain, sn.digest,"
+    f" (SELECT array_agg(ROW({_ACTION_COLUMNS}) ORDER BY seq) FROM actions"
+    " WHERE game_id = g.id AND seq > COALESCE(sn.seq, 0)),"
+    " log.entries, log.last, log.chain"
+    " FROM games g LEFT JOIN snapshots sn ON sn.game_id = g.id"
+    " CROSS JOIN LATERAL (SELECT COUNT(*) AS entries, MAX(seq) AS last,"
+    " MAX(CASE WHEN seq = COALESCE(sn.seq, -1) THEN chain END) AS chain"
+    " FROM actions WHERE game_id = g.id) log"
+    " WHERE g.id = $1"
+)
+# the game's row locked, with its status and the log's last entry (seq, chain value)
+_LOCK_GAME_AND_LOG = (
+    "SELECT g.status, a.seq, a.chain FROM games g LEFT JOIN LATERAL"
+    " (SELECT seq, chain FROM actions WHERE game_id = g.id ORDER BY seq DESC LIMIT 1) a"
+    " ON TRUE WHERE g.id = $1 FOR UPDATE OF g"
+)
+# one log entry ($1-$10), the interaction that caused it ($11-$15, none if $11 is
+# NULL), the snapshot after it ($16 state, $17 digest; its chain value is the entry's),
+# the game's new status ($18, NULL: unchanged) and the messages the action makes owed
+# (kinds $19, payloads $20, due times $21), in one statement that returns their ids
+_APPEND = (
+    "WITH a AS ("
+    f"INSERT INTO actions ({_ACTION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+    "), i AS ("
+    "INSERT INTO interactions (interaction_id, game_id, seq, result, created_at)"
+    " SELECT $11::bigint, $12::bigint, $13::bigint, $14::text, $15::float8"
+    " WHERE $11::bigint IS NOT NULL"
+    "), s AS ("
+    "INSERT INTO snapshots (game_id, seq, state, chain, digest) VALUES ($1, $2, $16, $10, $17)"
+    " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, state = excluded.state,"
+    " chain = excluded.chain, digest = excluded.digest WHERE excluded.seq >= snapshots.seq"
+    "), o AS ("
+    "INSERT INTO outbox (game_id, seq, kind, payload, created_at, due_at)"
+    " SELECT $1, $2, m.kind, m.payload, $5, m.due_at"
+    " FROM unnest($19::text[], $20::text[], $21::float8[]) WITH ORDINALITY"
+    " AS m (kind, payload, due_at, n) ORDER BY m.n RETURNING id"
+    ") UPDATE games SET status = COALESCE($18::text, status), updated_at = $5 WHERE id = $1"
+    " RETURNING (SELECT array_agg(id ORDER BY id) FROM o)"
+)
+
+# `_APPEND`'s work as one statement of its own, guarded: nothing is written unless the
+# game is active and its log ends at $2 - 1 with the chain value $22 (NULL for the
+# first entry); with the seats awaited (if $23: $24-$28, one array per column, rows of
+# seats in $29 awaited anew) and the seats changed ($30-$39, `_seat_arrays`). Returns
+# whether it wrote, and the owed messages' ids.
+_APPEND_AT_ONCE = (
+    "WITH g AS ("
+    "UPDATE games SET status = COALESCE($18::text, status), updated_at = $5"
+    " WHERE id = $1 AND status = 'active'"
+    " AND COALESCE((SELECT MAX(seq) FROM actions WHERE game_id = $1), 0) = $2 - 1"
+    " AND ($2 = 1 OR (SELECT chain FROM actions WHERE game_id = $1 AND seq = $2 - 1)"
+    " = $22::text) RETURNING id"
+    "), a AS ("
+    f"INSERT INTO actions ({_ACTION_COLUMNS})"
+    " SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 FROM g"
+    "), i AS ("
+    "INSERT INTO interactions (interaction_id, game_id, seq, result, created_at)"
+    " SELECT $11::bigint, $12::bigint, $13::bigint, $14::text, $15::float8 FROM g"
+    " WHERE $11::bigint IS NOT NULL"
+    "), s AS ("
+    "INSERT INTO snapshots (game_id, seq, state, chain, digest)"
+    " SELECT $1, $2, $16, $10, $17 FROM g"
+    " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, state = excluded.state,"
+    " chain = excluded.chain, digest = excluded.digest WHERE excluded.seq >= snapshots.seq"
+    "), o AS ("
+    "INSERT INTO outbox (game_id, seq, kind, payload, created_at, due_at)"
+    " SELECT $1, $2, m.kind, m.payload, $5, m.due_at"
+    " FROM g, unnest($19::text[], $20::text[], $21::float8[]) WITH ORDINALITY"
+    " AS m (kind, payload, due_at, n) ORDER BY m.n RETURNING id"
+    "), gone AS ("
+    "DELETE FROM reminders WHERE $23::boolean AND game_id = $1"
+    " AND NOT (seat = ANY($24::bigint[])) AND EXISTS (SELECT 1 FROM g)"
+    "), awaited AS ("
+    f"INSERT INTO reminders ({_REMINDER_COLUMNS})"
+    " SELECT $1, w.seat, w.since, w.next_at, w.missed, w.muted"
+    " FROM g, unnest($24::bigint[], $25::float8[], $26::float8[], $27::bigint[],"
+    " $28::bigint[]) AS w (seat, since, next_at, missed, muted) WHERE $23::boolean"
+    " ON CONFLICT (game_id, seat) DO UPDATE SET waiting_since = excluded.waiting_since,"
+    " next_at = excluded.next_at, missed = excluded.missed,"
+    " muted_for_turn = excluded.muted_for_turn WHERE reminders.seat = ANY($29::bigint[])"
+    f"), changed AS (UPDATE seats {_seat_changes(30, 'g, ')}"
+    ") SELECT EXISTS (SELECT 1 FROM g), (SELECT array_agg(id ORDER BY id) FROM o)"
+)
 
 
 def postgres_statements(migration: Migration) -> list[str]:
@@ -162,14 +277,67 @@ def redact(url: str) -> str:
     return urlunsplit(parts._replace(netloc=user + host))
 
 
+@dataclass(frozen=True, slots=True)
+class _Append:
+    """One `append_action`: what both ways of storing it write."""
+
+    action: ActionRecord
+    snapshot: SnapshotRecord
+    interaction: InteractionRecord | None
+    status: GameStatus | None
+    waiting: Sequence[ReminderRecord] | None
+    renew: Collection[int]
+    seats: Sequence[SeatRecord]
+    owed: Sequence[NewOwed]
+
+    def columns(self, chain: str | None) -> tuple[Any, ...]:
+        """Parameters $1-$21 of `_APPEND` and `_APPEND_AT_ONCE`, the entry having the
+        chain value `chain` (None over a damaged log: then the snapshot gets no digest
+        either, and the next load checks it)."""
+        snapshot, at = self.snapshot, self.action.created_at
+        digest = None if chain is None else state_digest(snapshot.seq, chain, snapshot.state)
+        return (
+            *_action_row(self.action),
+            chain,
+            *_interaction_row(self.interaction),
+            snapshot.state,
+            digest,
+            self.status,
+            [m.kind for m in self.owed],
+            [m.payload for m in self.owed],
+            [_ts(m.due_at or at) for m in self.owed],
+        )
+
+    def awaited(self) -> Sequence[ReminderRecord] | None:
+        """The seats awaited after it (None: unchanged; none once the game ends)."""
+        if self.status is not None and self.status != "active":
+            return ()
+        return self.waiting
+
+    def conflict(self, exc: asyncpg.UniqueViolationError, last: int) -> ConflictError:
+        """A key's refusal as the store's conflict: the interaction was handled, or the
+        log moved on."""
+        if self.interaction is not None and exc.constraint_name == "interactions_pkey":
+            return DuplicateInteractionError(self.interaction.interaction_id)
+        return SeqConflictError(self.action.game_id, self.action.seq, last)
+
+
 class PostgresStore(Store):
     """A `Store` in a PostgreSQL database, reached through a pool of connections."""
 
-    def __init__(self, url: str, *, pool_size: int = DEFAULT_POOL_SIZE) -> None:
+    def __init__(
+        self, url: str, *, pool_size: int = DEFAULT_POOL_SIZE, read_only: bool = False
+    ) -> None:
         self.url = url
         self.where = redact(url)
+        # read-only: for checks beside running bots; never migrates, and every
+        # transaction is read-only on the server's side too
+        self.read_only = read_only
         self._pool_size = pool_size
         self._pool: Any = None
+        # the log's last entry of games this process loaded or appended to lately (seq,
+        # chain value): an append then needs no lock first (`_append_at_once`)
+        self._heads: dict[int, tuple[int, str | None]] = {}
 
     # --- lifecycle -------------------------------------------------------------------
 
@@ -184,7 +352,9 @@ class PostgresStore(Store):
                 server_settings={
                     "synchronous_commit": "on",
                     "application_name": "mountain-king-bot",
+                    "default_transaction_read_only": "on" if self.read_only else "off",
                 },
+                reset=_keep_session,
             )
         except (OSError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise StoreUnusableError(
@@ -197,7 +367,13 @@ class PostgresStore(Store):
             if found > LATEST_VERSION:
                 raise SchemaTooNewError(self.where, found, LATEST_VERSION)
             self._pool = pool
-            await self.migrate()
+            if not self.read_only:
+                await self.migrate()
+            elif found < LATEST_VERSION:
+                raise StoreUnusableError(
+                    f"The database {self.where} has schema version {found}; start the bot"
+                    f" once to bring it to {LATEST_VERSION}."
+                )
         except BaseException:
             self._pool = None
             await pool.close()
@@ -434,31 +610,26 @@ class PostgresStore(Store):
     # --- the action log ----------------------------------------------------------------
 
     async def load_game(self, game_id: int) -> StoredGame | None:
-        async with self._read() as conn:
-            row = await conn.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", game_id)
-            if row is None:
-                return None
-            seats = await _seats(conn, game_id)
-            snap = await conn.fetchrow(
-                "SELECT game_id, seq, state, chain, digest FROM snapshots WHERE game_id = $1",
-                game_id,
-            )
-            snapshot = None
-            if snap is not None:
-                snapshot = SnapshotRecord(snap[0], snap[1], snap[2], snap[3], snap[4])
-            later = await _actions(conn, game_id, 0 if snapshot is None else snapshot.seq)
-            at = -1 if snapshot is None else snapshot.seq
-            log = await conn.fetchrow(
-                "SELECT COUNT(*), MAX(seq), MAX(CASE WHEN seq = $1 THEN chain END)"
-                " FROM actions WHERE game_id = $2",
-                at,
-                game_id,
-            )
-            entries, last = int(log[0]), int(log[1] or 0)
-            log_chain = genesis(game_id) if at == 0 else log[2]
-        return StoredGame(
-            _game(row), tuple(seats), snapshot, tuple(later), last, entries, log_chain
-        )
+        # one statement (one snapshot of the database, one round trip): the game, its
+        # seats, the snapshot, the log after it and, in one pass over the game's keys,
+        # the log's count (a gap shows as fewer entries than the last seq) and its
+        # chain value where the snapshot stands
+        async with self._conn() as conn:
+            row = await conn.fetchrow(_LOAD_GAME, game_id)
+        if row is None:
+            return None
+        seats = tuple(_seat(r) for r in row[13] or ())
+        snapshot = None
+        if row[14] is not None:
+            snapshot = SnapshotRecord(game_id, row[14], row[15], row[16], row[17])
+        later = tuple(_action(r) for r in row[18] or ())
+        entries, last = int(row[19]), int(row[20] or 0)
+        log_chain = genesis(game_id) if snapshot is not None and snapshot.seq == 0 else row[21]
+        if later and later[-1].seq == last:
+            self._remember_head(game_id, last, later[-1].chain)
+        elif snapshot is not None and snapshot.seq == last:
+            self._remember_head(game_id, last, log_chain)
+        return StoredGame(_game(row), seats, snapshot, later, last, entries, log_chain)
 
     async def actions(self, game_id: int, *, after: int = 0) -> list[ActionRecord]:
         async with self._conn() as conn:
@@ -476,74 +647,91 @@ class PostgresStore(Store):
         seats: Sequence[SeatRecord] = (),
         owed: Sequence[NewOwed] = (),
     ) -> list[int]:
-        game_id = action.game_id
-        if snapshot.game_id != game_id or snapshot.seq != action.seq:
+        if snapshot.game_id != action.game_id or snapshot.seq != action.seq:
             raise ValueError("the snapshot must be the state after the appended action")
+        append = _Append(action, snapshot, interaction, status, waiting, renew, seats, owed)
+        ids = await self._append_at_once(append)
+        return ids if ids is not None else await self._append_locked(append)
+
+    async def _append_at_once(self, append: _Append) -> list[int] | None:
+        """The append in one statement (one round trip, its own transaction), when this
+        process knows the log's last entry (from the load that came before): the
+        statement stores nothing unless the game is active and its log still ends where
+        this process saw it, and the log's key refuses a racing append of the same seq.
+        None (nothing written): the log is not as remembered; the locked way decides."""
+        action = append.action
+        game_id = action.game_id
+        head = self._heads.get(game_id)
+        if head is None or head[0] != action.seq - 1 or head[1] is None:
+            return None
+        chain = next_chain(head[1], action.seq, action.seat, action.notation)
+        awaited = append.awaited()
+        try:
+            async with self._conn() as conn:
+                done = await conn.fetchrow(
+                    _APPEND_AT_ONCE,
+                    *append.columns(chain),
+                    None if action.seq == 1 else head[1],
+                    awaited is not None,
+                    *_awaited_rows(awaited or ()),
+                    sorted(set(append.renew)),
+                    *_seat_arrays(append.seats),
+                )
+        except asyncpg.UniqueViolationError as exc:
+            self._heads.pop(game_id, None)
+            raise append.conflict(exc, action.seq - 1) from exc
+        except asyncpg.PostgresError as exc:
+            fault = _fault(self.where, exc)
+            if fault is None:
+                raise
+            raise fault from exc
+        if not done[0]:
+            self._heads.pop(game_id, None)
+            return None
+        self._remember_head(game_id, action.seq, chain)
+        return [int(i) for i in done[1] or ()]
+
+    async def _append_locked(self, append: _Append) -> list[int]:
+        """The append under the game's row lock, with its exact errors."""
+        action = append.action
+        game_id = action.game_id
         async with self._write() as conn:
-            # the game's row lock: racing appends of one game, from any process, queue here
-            found = await _lock_game(conn, game_id)
+            # the game's row lock: racing appends of one game, from any process, queue
+            # here; with it, the log's last entry (its seq and chain value)
+            head = await conn.fetchrow(_LOCK_GAME_AND_LOG, game_id)
+            found = None if head is None else str(head[0])
             if found != "active":
                 raise StatusConflictError(game_id, found, "active")
-            last = await _last_seq(conn, game_id)
+            last = int(head[1] or 0)
             if action.seq != last + 1:
                 raise SeqConflictError(game_id, action.seq, last)
-            previous = await _chain_at(conn, game_id, action.seq - 1)
+            previous = genesis(game_id) if last == 0 else head[2]
             chain = (
                 None
                 if previous is None
                 else next_chain(previous, action.seq, action.seat, action.notation)
             )
             try:
-                await conn.execute(
-                    f"INSERT INTO actions ({_ACTION_COLUMNS})"
-                    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-                    *_action_row(action),
-                    chain,
-                )
+                ids = await conn.fetchval(_APPEND, *append.columns(chain))
             except asyncpg.UniqueViolationError as exc:
-                raise SeqConflictError(game_id, action.seq, last) from exc
-            if interaction is not None:
-                try:
-                    await conn.execute(
-                        "INSERT INTO interactions (interaction_id, game_id, seq, result,"
-                        " created_at) VALUES ($1, $2, $3, $4, $5)",
-                        interaction.interaction_id,
-                        interaction.game_id,
-                        interaction.seq,
-                        interaction.result,
-                        _ts(interaction.created_at),
-                    )
-                except asyncpg.UniqueViolationError as exc:
-                    raise DuplicateInteractionError(interaction.interaction_id) from exc
-            await _put_snapshot(conn, snapshot, chain)
-            await conn.execute(
-                "UPDATE games SET status = COALESCE($1, status), updated_at = $2 WHERE id = $3",
-                status,
-                _ts(action.created_at),
-                game_id,
-            )
-            if status is not None and status != "active":
-                await _replace_waiting(conn, game_id, ())
-            elif waiting is not None:
-                renewed = sorted(set(renew))
-                if renewed:
-                    await conn.execute(
-                        "DELETE FROM reminders WHERE game_id = $1 AND seat = ANY($2::bigint[])",
-                        game_id,
-                        renewed,
-                    )
-                await _replace_waiting(conn, game_id, waiting)
-            await _update_seats(conn, seats)
-            return await _insert_owed(conn, game_id, action.seq, owed, action.created_at)
+                raise append.conflict(exc, last) from exc
+            awaited = append.awaited()
+            if awaited is not None:
+                await _replace_waiting(conn, game_id, awaited, renew=append.renew)
+            await _update_seats(conn, append.seats)
+        self._remember_head(game_id, action.seq, chain)
+        return [int(i) for i in ids or ()]
 
     async def turn_actions(self, game_id: int, seat: int) -> list[ActionRecord]:
-        async with self._read() as conn:
-            value = await conn.fetchval(
-                "SELECT MAX(seq) FROM actions WHERE game_id = $1 AND seat = $2 AND ends_turn = 1",
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = $1 AND seq > COALESCE("
+                "(SELECT MAX(seq) FROM actions WHERE game_id = $1 AND seat = $2 AND ends_turn = 1)"
+                ", 0) ORDER BY seq",
                 game_id,
                 seat,
             )
-            return await _actions(conn, game_id, 0 if value is None else int(value))
+        return [_action(r) for r in rows]
 
     async def put_snapshot(self, snapshot: SnapshotRecord) -> bool:
         async with self._write() as conn:
@@ -559,6 +747,16 @@ class PostgresStore(Store):
         async with self._conn() as conn:
             rows = await conn.fetch(f"SELECT id FROM games{where} ORDER BY id")
         return [int(r[0]) for r in rows]
+
+    async def game_counts(self, guild_ids: Collection[int] | None = None) -> dict[GameStatus, int]:
+        where, params = "", []
+        if guild_ids is not None:
+            where, params = " WHERE guild_id = ANY($1::bigint[])", [sorted(set(guild_ids))]
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                f"SELECT status, COUNT(*) FROM games{where} GROUP BY status", *params
+            )
+        return {r[0]: int(r[1]) for r in rows}
 
     async def backup(self, target: str | Path) -> None:
         """A consistent copy of the whole database in `target`, a new SQLite file of the
@@ -1016,6 +1214,16 @@ class PostgresStore(Store):
             done = await conn.execute("DELETE FROM duty_claims WHERE lease_until < $1", _ts(before))
         return _count(done)
 
+    def _remember_head(self, game_id: int, seq: int, chain: str | None) -> None:
+        if len(self._heads) >= REMEMBERED_HEADS:
+            self._heads.clear()
+        self._heads[game_id] = (seq, chain)
+
+    def transaction(self) -> AbstractAsyncContextManager[Conn]:
+        """A write transaction on one connection of the pool, for tools that read and
+        write rows themselves (the move from SQLite: bot/store/transfer.py)."""
+        return self._write()
+
     # --- private helpers -------------------------------------------------------------
 
     def _pool_or_raise(self) -> Any:
@@ -1050,6 +1258,15 @@ class PostgresStore(Store):
             conn.transaction(isolation="repeatable_read", readonly=True),
         ):
             yield conn
+
+
+async def _keep_session(conn: Conn) -> None:
+    """What the pool does to a connection handed back (after rolling back a transaction
+    left open, which asyncpg always does): nothing. Its default runs four statements
+    (`RESET ALL`, `CLOSE ALL`, `UNLISTEN *`, `pg_advisory_unlock_all()`) at every
+    release, a round trip and most of the server's work per store call; the store sets
+    no session state, opens no cursor, listens to nothing and takes only transaction
+    advisory locks, so there is nothing to undo."""
 
 
 async def _schema_version(conn: Conn) -> int:
@@ -1100,12 +1317,14 @@ async def _seats(conn: Conn, game_id: int) -> list[SeatRecord]:
     rows = await conn.fetch(
         f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = $1 ORDER BY seat", game_id
     )
-    return [
-        SeatRecord(
-            r[0], r[1], r[2], _dt(r[3]), r[4], r[5], r[6], bool(r[7]), bool(r[8]), bool(r[9]), r[10]
-        )
-        for r in rows
-    ]
+    return [_seat(r) for r in rows]
+
+
+def _seat(r: Row) -> SeatRecord:
+    """A seat from its columns (`_SEAT_COLUMNS`, as a row or an aggregated record)."""
+    return SeatRecord(
+        r[0], r[1], r[2], _dt(r[3]), r[4], r[5], r[6], bool(r[7]), bool(r[8]), bool(r[9]), r[10]
+    )
 
 
 async def _insert_seats(conn: Conn, seats: Sequence[SeatRecord]) -> None:
@@ -1134,26 +1353,23 @@ async def _insert_seats(conn: Conn, seats: Sequence[SeatRecord]) -> None:
 
 
 async def _update_seats(conn: Conn, seats: Sequence[SeatRecord]) -> None:
-    if not seats:
-        return
-    await conn.executemany(
-        "UPDATE seats SET user_id = $1, colour = $2, team = $3, substitute_id = $4,"
-        " autopilot = $5, ai = $6, skip_turn = $7, name = $8 WHERE game_id = $9 AND seat = $10",
-        [
-            (
-                s.user_id,
-                s.colour,
-                s.team,
-                s.substitute_id,
-                int(s.autopilot),
-                int(s.ai),
-                int(s.skip_turn),
-                s.name,
-                s.game_id,
-                s.seat,
-            )
-            for s in seats
-        ],
+    if seats:
+        await conn.execute(f"UPDATE seats {_seat_changes(1)}", *_seat_arrays(seats))
+
+
+def _seat_arrays(seats: Sequence[SeatRecord]) -> tuple[list[Any], ...]:
+    """Seats as one array per column, for `_seat_changes`."""
+    return (
+        [s.game_id for s in seats],
+        [s.seat for s in seats],
+        [s.user_id for s in seats],
+        [s.colour for s in seats],
+        [s.team for s in seats],
+        [s.substitute_id for s in seats],
+        [int(s.autopilot) for s in seats],
+        [int(s.ai) for s in seats],
+        [int(s.skip_turn) for s in seats],
+        [s.name for s in seats],
     )
 
 
@@ -1169,20 +1385,23 @@ async def _move_reminder(conn: Conn, game_id: int, seat: int, next_at: datetime)
 async def _insert_owed(
     conn: Conn, game_id: int, seq: int, owed: Sequence[NewOwed], at: datetime
 ) -> list[int]:
-    ids = []
-    for message in owed:
-        value = await conn.fetchval(
-            "INSERT INTO outbox (game_id, seq, kind, payload, created_at, due_at)"
-            " VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
-            game_id,
-            seq,
-            message.kind,
-            message.payload,
-            _ts(at),
-            _ts(message.due_at or at),
-        )
-        ids.append(int(value))
-    return ids
+    """Store the owed messages in one statement; their ids, in the order given (an
+    identity column counts up as the rows go in, in the order of their ordinality)."""
+    if not owed:
+        return []
+    rows = await conn.fetch(
+        "INSERT INTO outbox (game_id, seq, kind, payload, created_at, due_at)"
+        " SELECT $1, $2, o.kind, o.payload, $3, o.due_at"
+        " FROM unnest($4::text[], $5::text[], $6::float8[]) WITH ORDINALITY"
+        " AS o (kind, payload, due_at, n) ORDER BY o.n RETURNING id",
+        game_id,
+        seq,
+        _ts(at),
+        [m.kind for m in owed],
+        [m.payload for m in owed],
+        [_ts(m.due_at or at) for m in owed],
+    )
+    return sorted(int(r[0]) for r in rows)
 
 
 async def _ballots(conn: Conn, vote_id: int) -> list[BallotRecord]:
@@ -1200,10 +1419,12 @@ async def _actions(conn: Conn, game_id: int, after: int) -> list[ActionRecord]:
         game_id,
         after,
     )
-    return [
-        ActionRecord(r[0], r[1], r[2], r[3], _dt(r[4]), r[5], r[6], r[7], bool(r[8]), r[9])
-        for r in rows
-    ]
+    return [_action(r) for r in rows]
+
+
+def _action(r: Row) -> ActionRecord:
+    """A log entry from its columns (`_ACTION_COLUMNS`, as a row or an aggregated record)."""
+    return ActionRecord(r[0], r[1], r[2], r[3], _dt(r[4]), r[5], r[6], r[7], bool(r[8]), r[9])
 
 
 async def _put_snapshot(
@@ -1234,30 +1455,53 @@ async def _chain_at(conn: Conn, game_id: int, seq: int) -> str | None:
     return None if value is None else str(value)
 
 
-async def _replace_waiting(conn: Conn, game_id: int, waiting: Sequence[ReminderRecord]) -> None:
-    """Make `waiting` the seats awaited; seats awaited before and now keep their row."""
-    seats = sorted({r.seat for r in waiting})
+async def _replace_waiting(
+    conn: Conn, game_id: int, waiting: Sequence[ReminderRecord], *, renew: Collection[int] = ()
+) -> None:
+    """Make `waiting` the seats awaited, in one statement: the rows of other seats go;
+    seats awaited before and now keep their row (its waiting time, missed reminders and
+    mute), except those of `renew`, awaited anew, whose row is overwritten."""
     await conn.execute(
-        "DELETE FROM reminders WHERE game_id = $1 AND NOT (seat = ANY($2::bigint[]))",
+        "WITH gone AS (DELETE FROM reminders WHERE game_id = $1"
+        " AND NOT (seat = ANY($2::bigint[])))"
+        f" INSERT INTO reminders ({_REMINDER_COLUMNS})"
+        " SELECT $1, w.seat, w.since, w.next_at, w.missed, w.muted"
+        " FROM unnest($2::bigint[], $3::float8[], $4::float8[], $5::bigint[], $6::bigint[])"
+        " AS w (seat, since, next_at, missed, muted)"
+        " ON CONFLICT (game_id, seat) DO UPDATE SET waiting_since = excluded.waiting_since,"
+        " next_at = excluded.next_at, missed = excluded.missed,"
+        " muted_for_turn = excluded.muted_for_turn WHERE reminders.seat = ANY($7::bigint[])",
         game_id,
-        seats,
+        *_awaited_rows(waiting),
+        sorted(set(renew)),
     )
-    if not waiting:
-        return
-    await conn.executemany(
-        f"INSERT INTO reminders ({_REMINDER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)"
-        " ON CONFLICT (game_id, seat) DO NOTHING",
-        [
-            (
-                game_id,
-                r.seat,
-                _ts(r.waiting_since),
-                _ts(r.next_at),
-                r.missed,
-                int(r.muted_for_turn),
-            )
-            for r in waiting
-        ],
+
+
+def _awaited_rows(
+    waiting: Sequence[ReminderRecord],
+) -> tuple[list[int], list[float], list[float], list[int], list[int]]:
+    """The seats awaited as one array per column (seat, waiting since, next reminder,
+    missed reminders, muted), one row per seat (the first given)."""
+    rows = list({r.seat: r for r in reversed(waiting)}.values())
+    return (
+        [r.seat for r in rows],
+        [_ts(r.waiting_since) for r in rows],
+        [_ts(r.next_at) for r in rows],
+        [r.missed for r in rows],
+        [int(r.muted_for_turn) for r in rows],
+    )
+
+
+def _interaction_row(interaction: InteractionRecord | None) -> tuple[Any, ...]:
+    """An interaction's columns for `_APPEND` ($11-$15: all NULL without one)."""
+    if interaction is None:
+        return (None, None, None, None, None)
+    return (
+        interaction.interaction_id,
+        interaction.game_id,
+        interaction.seq,
+        interaction.result,
+        _ts(interaction.created_at),
     )
 
 

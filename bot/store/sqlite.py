@@ -1,11 +1,15 @@
-"""The SQLite store (through aiosqlite): one file, the embedded default.
+"""The SQLite store: one file, the embedded default.
 
 Connection defaults: WAL (readers never block the writer), `foreign_keys=ON`, a busy
 timeout (several processes may share the file) and `synchronous=FULL` (an acknowledged
-move survives a power cut, not only a crash). Every method runs under one asyncio lock
-because a connection has a single transaction: without the lock a read could see
-another coroutine's uncommitted write. Writes use `BEGIN IMMEDIATE`, which takes the
-file's write lock up front so two processes queue instead of failing on an upgrade.
+move survives a power cut, not only a crash). The connections live on threads of their
+own (bot/store/sqlite_workers.py): each store method is one job there, all its
+statements in one transaction. Writes go to one writer connection, which commits the
+writes of many games that queued up together in one transaction (each in a savepoint
+of its own) and so waits for the disk once for all of them; a caller hears of its
+write only after that commit. Reads go to a few reader connections, each job a read
+transaction, beside the writer. Writes use `BEGIN IMMEDIATE`, which takes the file's
+write lock up front so two processes queue instead of failing on an upgrade.
 
     >>> store = SqliteStore("data/games.db")      # doctest: +SKIP
     >>> async with store: ...                      # doctest: +SKIP
@@ -14,16 +18,17 @@ file's write lock up front so two processes queue instead of failing on an upgra
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Collection, Iterable, Sequence
-from contextlib import asynccontextmanager
+import threading
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
-from typing import Any, Literal
-
-import aiosqlite
+from typing import Any, Literal, TypeVar
 
 from bot.store.base import Store
 from bot.store.errors import (
@@ -59,8 +64,19 @@ from bot.store.records import (
     VoteRecord,
     VoteStatus,
 )
+from bot.store.sqlite_workers import (
+    Queue,
+    Stop,
+    Work,
+    read_transaction,
+    rollback,
+    start_thread,
+    submit,
+)
 
 DEFAULT_BUSY_TIMEOUT_MS = 10_000
+# reader connections beside the writer (reads are short; the GIL is shared anyway)
+DEFAULT_READERS = 2
 
 _GAME_COLUMNS = (
     "id, rules, config, seed, status, creator_id, reminder_seconds, guild_id, channel_id,"
@@ -87,10 +103,13 @@ _MACHINE_SEAT = (
 )
 
 Row = Any  # a sqlite3 row tuple
+Db = sqlite3.Connection
+T = TypeVar("T")
 
 
 class SqliteStore(Store):
-    """A `Store` in one SQLite file. `path` may be `":memory:"` for quick experiments."""
+    """A `Store` in one SQLite file. `path` may be `":memory:"` for quick experiments
+    (then one connection does everything: a second would see another database)."""
 
     def __init__(
         self,
@@ -99,116 +118,190 @@ class SqliteStore(Store):
         busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
         synchronous: Literal["FULL", "NORMAL"] = "FULL",
         read_only: bool = False,
+        readers: int = DEFAULT_READERS,
     ) -> None:
         self.path = str(path)
         # read-only: for checks beside a running bot; never migrates or writes
         self.read_only = read_only
         self._busy_timeout_ms = busy_timeout_ms
         self._synchronous = synchronous
-        self._db: aiosqlite.Connection | None = None
-        self._lock = asyncio.Lock()
+        self._readers = max(1, readers)
+        self._threads: list[threading.Thread] = []
+        # the writer's queue (None: not open; read-only: the one connection's queue)
+        self._writes: Queue | None = None
+        self._reads: Queue | None = None
 
     # --- lifecycle -------------------------------------------------------------------
 
     async def open(self) -> None:
-        if self._db is not None:
+        if self._writes is not None:
             return
-        if self.path != ":memory:":
+        memory = self.path == ":memory:"
+        if not memory:
             refuse_unusable(Path(self.path), read_only=self.read_only)
-        # isolation_level=None: we issue BEGIN/COMMIT ourselves (explicit transactions)
+        writes: Queue = Queue()
+        thread, ready = start_thread("sqlite-writer", self._connect, writes, writer=True)
+        self._threads.append(thread)
+        await ready
+        self._writes = writes
+        try:
+            await self._run(self._set_up)
+            if self.read_only or memory:
+                # one connection: reads run on it between the writes
+                self._reads = writes
+                return
+            reads: Queue = Queue()
+            for n in range(self._readers):
+                thread, ready = start_thread(
+                    f"sqlite-reader-{n}", self._connect_reader, reads, writer=False
+                )
+                self._threads.append(thread)
+                self._reads = reads
+                await ready
+        except BaseException:
+            await self.close()
+            raise
+
+    def _connect(self) -> Db:
+        """A connection as every one of ours is set up (explicit transactions; damaged
+        bytes in a text column read as U+FFFD instead of raising: the checks of chain,
+        digest and JSON then report them like any other damage)."""
         target = f"{Path(self.path).resolve().as_uri()}?mode=ro" if self.read_only else self.path
-        db = await aiosqlite.connect(
+        db = sqlite3.connect(
             target,
             isolation_level=None,
             timeout=self._busy_timeout_ms / 1000,
             uri=self.read_only,
         )
-        # damaged bytes in a text column read as U+FFFD instead of raising: the checks
-        # (chain, digest, JSON) then report them like any other damage
-        db.text_factory = _decode
         try:
-            await db.create_function("mk_genesis", 1, genesis, deterministic=True)
-            await db.create_function("mk_chain", 4, next_chain, deterministic=True)
-            await db.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
-            await db.execute("PRAGMA foreign_keys = ON")
-            # refuse a newer database before anything (even the journal mode) changes it
-            try:
-                found = await self._user_version(db)
-            except sqlite3.DatabaseError as exc:
-                raise StoreUnusableError(
-                    f"The database {self.path} cannot be read ({exc}); it was left untouched."
-                ) from exc
-            if found > LATEST_VERSION:
-                raise SchemaTooNewError(self.path, found, LATEST_VERSION)
-            if self.read_only:
-                if found < LATEST_VERSION:
-                    raise StoreUnusableError(
-                        f"The database {self.path} has schema version {found}; start the bot"
-                        f" once to upgrade it to {LATEST_VERSION}, then check it."
-                    )
-                self._db = db
-                return
-            if self.path != ":memory:":
-                rows = await db.execute_fetchall("PRAGMA journal_mode = WAL")
-                mode = next(iter(rows))[0]
-                if str(mode).lower() != "wal":
-                    raise StoreError(f"{self.path}: could not switch to WAL (got {mode!r})")
-            await db.execute(f"PRAGMA synchronous = {self._synchronous}")
-            self._db = db
-            await self.migrate()
+            db.text_factory = _decode
+            db.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
+            db.execute("PRAGMA foreign_keys = ON")
         except BaseException:
-            self._db = None
-            await db.close()
+            db.close()
             raise
+        return db
+
+    def _connect_reader(self) -> Db:
+        db = self._connect()
+        db.execute("PRAGMA query_only = ON")
+        return db
+
+    def _set_up(self, db: Db) -> None:
+        """Check the file's schema version, switch to WAL and bring the schema up to
+        date (on the writer, before anything else runs)."""
+        # the functions that fill the log's chain values in old files (migration 4)
+        db.create_function("mk_genesis", 1, genesis, deterministic=True)
+        db.create_function("mk_chain", 4, next_chain, deterministic=True)
+        # refuse a newer database before anything (even the journal mode) changes it
+        try:
+            found = _user_version(db)
+        except sqlite3.DatabaseError as exc:
+            raise StoreUnusableError(
+                f"The database {self.path} cannot be read ({exc}); it was left untouched."
+            ) from exc
+        if found > LATEST_VERSION:
+            raise SchemaTooNewError(self.path, found, LATEST_VERSION)
+        if self.read_only:
+            if found < LATEST_VERSION:
+                raise StoreUnusableError(
+                    f"The database {self.path} has schema version {found}; start the bot"
+                    f" once to upgrade it to {LATEST_VERSION}, then check it."
+                )
+            return
+        if self.path != ":memory:":
+            mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise StoreError(f"{self.path}: could not switch to WAL (got {mode!r})")
+        db.execute(f"PRAGMA synchronous = {self._synchronous}")
+        self._migrate(db)
 
     async def close(self) -> None:
-        db, self._db = self._db, None
-        if db is not None:
-            await db.close()
+        queues = {id(q): q for q in (self._writes, self._reads) if q is not None}
+        self._writes = self._reads = None
+        threads, self._threads = self._threads, []
+        for jobs in queues.values():
+            for _ in threads:  # enough stops for every thread that takes from it
+                jobs.put(Stop())
+        for thread in threads:
+            await asyncio.to_thread(thread.join)
 
     async def schema_version(self) -> int:
-        async with self._lock:
-            return await self._user_version(self._conn())
+        return await self._read(_user_version)
 
     async def migrate(self) -> list[int]:
+        return await self._run(self._migrate)
+
+    def _migrate(self, db: Db) -> list[int]:
         applied: list[int] = []
-        async with self._lock:
-            db = self._conn()
-            found = await self._user_version(db)
-            if found > LATEST_VERSION:
-                raise SchemaTooNewError(self.path, found, LATEST_VERSION)
-            for migration in MIGRATIONS:
-                if migration.version <= found:
-                    continue
+        found = _user_version(db)
+        if found > LATEST_VERSION:
+            raise SchemaTooNewError(self.path, found, LATEST_VERSION)
+        for migration in MIGRATIONS:
+            if migration.version <= found:
+                continue
+            with store_faults(self.path):
+                db.execute("BEGIN IMMEDIATE")
                 try:
-                    await db.execute("BEGIN IMMEDIATE")
-                    try:
-                        # another process may have migrated while we waited for the lock
-                        current = await self._user_version(db)
-                        if current > LATEST_VERSION:
-                            raise SchemaTooNewError(self.path, current, LATEST_VERSION)
-                        if current < migration.version:
-                            for statement in migration.statements:
-                                await db.execute(statement)
-                            await db.execute(f"PRAGMA user_version = {int(migration.version)}")
-                            applied.append(migration.version)
-                        await db.execute("COMMIT")
-                    except BaseException:
-                        await _rollback(db)
-                        raise
-                except sqlite3.Error as exc:
-                    fault = _fault(self.path, exc)
-                    if fault is None:
-                        raise
-                    raise fault from exc
+                    # another process may have migrated while we waited for the lock
+                    current = _user_version(db)
+                    if current > LATEST_VERSION:
+                        raise SchemaTooNewError(self.path, current, LATEST_VERSION)
+                    if current < migration.version:
+                        for statement in migration.statements:
+                            db.execute(statement)
+                        db.execute(f"PRAGMA user_version = {int(migration.version)}")
+                        applied.append(migration.version)
+                    db.execute("COMMIT")
+                except BaseException:
+                    rollback(db)
+                    raise
         return applied
+
+    # --- running jobs ----------------------------------------------------------------
+
+    async def _run(self, work: Callable[[Db], T]) -> T:
+        """Run `work` on the writer's connection as it is (no transaction of ours)."""
+        if self._writes is None:
+            raise StoreError(f"The store {self.path} is not open.")
+        result: T = await submit(self._writes, work)
+        return result
+
+    async def _read(self, work: Callable[[Db], T]) -> T:
+        """Run `work` in a read transaction: its statements see one consistent database."""
+        if self._reads is None:
+            raise StoreError(f"The store {self.path} is not open.")
+        if self._reads is self._writes:  # one connection: between the writes
+            result: T = await submit(self._reads, partial(read_transaction, work=work))
+        else:
+            result = await submit(self._reads, work)
+        return result
+
+    async def _write(self, work: Callable[[Db], T]) -> T:
+        """Run `work` in a write transaction (perhaps shared with other games' writes,
+        in a savepoint of its own); returns once it is committed. A full disk, a size
+        limit or a read-only file rolls it back and becomes a `StoreFullError` or
+        `StoreReadOnlyError`: nothing stored."""
+        if self._writes is None:
+            raise StoreError(f"The store {self.path} is not open.")
+        if self.read_only:
+            raise StoreReadOnlyError(self.path, "it was opened read-only")
+        with store_faults(self.path):
+            result: T = await submit(self._writes, work, write=True)
+        return result
+
+    async def _on_writer(self, work: Work) -> Any:
+        """Run `work` on the writer's connection, outside any transaction (for tests
+        that set a PRAGMA there, as a full disk would)."""
+        return await self._run(work)
 
     # --- games and seats -------------------------------------------------------------
 
     async def create_game(self, game: NewGame, *, seat_creator: bool) -> GameRecord:
         at = _ts(game.created_at)
-        async with self._write() as db:
-            cursor = await db.execute(
+
+        def work(db: Db) -> GameRecord:
+            cursor = db.execute(
                 "INSERT INTO games (rules, config, status, creator_id, reminder_seconds,"
                 " guild_id, channel_id, thread_id, created_at, updated_at, language)"
                 " VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -228,30 +321,34 @@ class SqliteStore(Store):
             game_id = cursor.lastrowid
             assert game_id is not None
             if seat_creator:
-                await db.execute(
+                db.execute(
                     "INSERT INTO seats (game_id, seat, user_id, joined_at, name)"
                     " VALUES (?, 0, ?, ?, ?)",
                     (game_id, game.creator_id, at, game.creator_name),
                 )
-            row = await _one(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-        assert row is not None
-        return _game(row)
+            row = _one(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+            assert row is not None
+            return _game(row)
+
+        return await self._write(work)
 
     async def game(self, game_id: int) -> GameRecord | None:
-        async with self._lock:
-            row = await _one(
-                self._conn(), f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
-            )
-        return None if row is None else _game(row)
+        def work(db: Db) -> GameRecord | None:
+            row = _one(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+            return None if row is None else _game(row)
+
+        return await self._read(work)
 
     async def game_in_thread(self, thread_id: int) -> GameRecord | None:
-        async with self._lock:
-            row = await _one(
-                self._conn(),
+        def work(db: Db) -> GameRecord | None:
+            row = _one(
+                db,
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE thread_id = ? ORDER BY id DESC LIMIT 1",
                 (thread_id,),
             )
-        return None if row is None else _game(row)
+            return None if row is None else _game(row)
+
+        return await self._read(work)
 
     async def games_of_user(
         self, user_id: int, statuses: Collection[GameStatus]
@@ -260,14 +357,17 @@ class SqliteStore(Store):
         if not wanted:
             return []
         marks = ", ".join("?" * len(wanted))
-        async with self._lock:
-            rows = await self._conn().execute_fetchall(
+
+        def work(db: Db) -> list[GameRecord]:
+            rows = db.execute(
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ({marks}) AND id IN"
                 " (SELECT game_id FROM seats WHERE user_id = ? OR substitute_id = ?)"
                 " ORDER BY id",
                 (*wanted, user_id, user_id),
-            )
-        return [_game(r) for r in rows]
+            ).fetchall()
+            return [_game(r) for r in rows]
+
+        return await self._read(work)
 
     async def set_place(
         self,
@@ -278,28 +378,31 @@ class SqliteStore(Store):
         thread_id: int | None,
         at: datetime,
     ) -> None:
-        async with self._write() as db:
-            await db.execute(
+        def work(db: Db) -> None:
+            db.execute(
                 "UPDATE games SET guild_id = ?, channel_id = ?, thread_id = ?, updated_at = ?"
                 " WHERE id = ?",
                 (guild_id, channel_id, thread_id, _ts(at), game_id),
             )
 
+        await self._write(work)
+
     async def set_language(self, game_id: int, language: str, *, at: datetime) -> bool:
-        async with self._write() as db:
-            cursor = await db.execute(
+        def work(db: Db) -> bool:
+            cursor = db.execute(
                 "UPDATE games SET language = ?, updated_at = ? WHERE id = ?",
                 (language, _ts(at), game_id),
             )
             return cursor.rowcount == 1
 
+        return await self._write(work)
+
     async def discard_game(self, game_id: int) -> bool:
-        async with self._write() as db:
-            cursor = await db.execute(
-                "DELETE FROM games WHERE id = ? AND status = 'open'",
-                (game_id,),
-            )
+        def work(db: Db) -> bool:
+            cursor = db.execute("DELETE FROM games WHERE id = ? AND status = 'open'", (game_id,))
             return cursor.rowcount == 1
+
+        return await self._write(work)
 
     async def set_status(
         self, game_id: int, status: GameStatus, *, only_from: Collection[GameStatus], at: datetime
@@ -308,19 +411,21 @@ class SqliteStore(Store):
         if not allowed:
             return False
         marks = ", ".join("?" * len(allowed))
-        async with self._write() as db:
-            cursor = await db.execute(
+
+        def work(db: Db) -> bool:
+            cursor = db.execute(
                 f"UPDATE games SET status = ?, updated_at = ? WHERE id = ? AND status IN ({marks})",
                 (status, _ts(at), game_id, *allowed),
             )
             changed = cursor.rowcount == 1
             if changed and status != "active":
-                await db.execute("DELETE FROM reminders WHERE game_id = ?", (game_id,))
-        return changed
+                db.execute("DELETE FROM reminders WHERE game_id = ?", (game_id,))
+            return changed
+
+        return await self._write(work)
 
     async def seats(self, game_id: int) -> list[SeatRecord]:
-        async with self._lock:
-            return await _seats(self._conn(), game_id)
+        return await self._read(lambda db: _seats(db, game_id))
 
     async def add_seat(
         self,
@@ -332,33 +437,34 @@ class SqliteStore(Store):
         ai: bool = False,
         name: str | None = None,
     ) -> SeatRecord | None:
-        async with self._write() as db:
-            status = await _status(db, game_id)
-            seats = await _seats(db, game_id)
+        def work(db: Db) -> SeatRecord | None:
+            status = _status(db, game_id)
+            seats = _seats(db, game_id)
             seated = user_id is not None and any(s.user_id == user_id for s in seats)
             if status != "open" or len(seats) >= limit or seated:
                 return None
             seat = SeatRecord(game_id, len(seats), user_id, at, ai=ai, name=name)
-            await _insert_seats(db, [seat])
-            await _touch(db, game_id, at)
-        return seat
+            _insert_seats(db, [seat])
+            _touch(db, game_id, at)
+            return seat
+
+        return await self._write(work)
 
     async def remove_seat(self, game_id: int, seat: int, *, at: datetime) -> bool:
-        async with self._write() as db:
-            if await _status(db, game_id) != "open":
+        def work(db: Db) -> bool:
+            if _status(db, game_id) != "open":
                 return False
-            seats = await _seats(db, game_id)
+            seats = _seats(db, game_id)
             if not any(s.seat == seat for s in seats):
                 return False
             # renumber by rewriting: shifting keys in place could collide mid-update
             kept = [s for s in seats if s.seat != seat]
-            await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-            await _insert_seats(
-                db,
-                [replace(s, seat=i) for i, s in enumerate(kept)],
-            )
-            await _touch(db, game_id, at)
-        return True
+            db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            _insert_seats(db, [replace(s, seat=i) for i, s in enumerate(kept)])
+            _touch(db, game_id, at)
+            return True
+
+        return await self._write(work)
 
     async def put_seat(
         self,
@@ -368,12 +474,14 @@ class SqliteStore(Store):
         next_at: datetime | None = None,
         owed: Sequence[NewOwed] = (),
     ) -> None:
-        async with self._write() as db:
-            await _update_seats(db, [seat])
+        def work(db: Db) -> None:
+            _update_seats(db, [seat])
             if next_at is not None:
-                await _move_reminder(db, seat.game_id, seat.seat, next_at)
-            await _touch(db, seat.game_id, at)
-            await _insert_owed(db, seat.game_id, await _last_seq(db, seat.game_id), owed, at)
+                _move_reminder(db, seat.game_id, seat.seat, next_at)
+            _touch(db, seat.game_id, at)
+            _insert_owed(db, seat.game_id, _last_seq(db, seat.game_id), owed, at)
+
+        await self._write(work)
 
     async def start_game(
         self,
@@ -386,29 +494,31 @@ class SqliteStore(Store):
         at: datetime,
         owed: Sequence[NewOwed] = (),
     ) -> bool:
-        async with self._write() as db:
-            cursor = await db.execute(
+        def work(db: Db) -> bool:
+            cursor = db.execute(
                 "UPDATE games SET status = 'active', seed = ?, updated_at = ?"
                 " WHERE id = ? AND status = 'open'",
                 (seed, _ts(at), game_id),
             )
             if cursor.rowcount != 1:
                 return False
-            await _update_seats(db, seats)
-            await _put_snapshot(db, snapshot, genesis(game_id))
-            await _replace_waiting(db, game_id, waiting)
-            await _insert_owed(db, game_id, 0, owed, at)
-        return True
+            _update_seats(db, seats)
+            _put_snapshot(db, snapshot, genesis(game_id))
+            _replace_waiting(db, game_id, waiting)
+            _insert_owed(db, game_id, 0, owed, at)
+            return True
+
+        return await self._write(work)
 
     # --- the action log ----------------------------------------------------------------
 
     async def load_game(self, game_id: int) -> StoredGame | None:
-        async with self._read() as db:
-            row = await _one(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        def work(db: Db) -> StoredGame | None:
+            row = _one(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
             if row is None:
                 return None
-            seats = await _seats(db, game_id)
-            snap = await _one(
+            seats = _seats(db, game_id)
+            snap = _one(
                 db,
                 "SELECT game_id, seq, state, chain, digest FROM snapshots WHERE game_id = ?",
                 (game_id,),
@@ -416,11 +526,11 @@ class SqliteStore(Store):
             snapshot = None
             if snap is not None:
                 snapshot = SnapshotRecord(snap[0], snap[1], _text(snap[2]), snap[3], snap[4])
-            later = await _actions(db, game_id, 0 if snapshot is None else snapshot.seq)
+            later = _actions(db, game_id, 0 if snapshot is None else snapshot.seq)
             # one pass over the game's keys: the count (a gap shows as fewer entries than
             # the last seq) and the log's chain value where the snapshot stands
             at = -1 if snapshot is None else snapshot.seq
-            log = await _one(
+            log = _one(
                 db,
                 "SELECT COUNT(*), MAX(seq), MAX(CASE WHEN seq = ? THEN chain END)"
                 " FROM actions WHERE game_id = ?",
@@ -429,13 +539,14 @@ class SqliteStore(Store):
             assert log is not None
             entries, last = int(log[0]), int(log[1] or 0)
             log_chain = genesis(game_id) if at == 0 else log[2]
-        return StoredGame(
-            _game(row), tuple(seats), snapshot, tuple(later), last, entries, log_chain
-        )
+            return StoredGame(
+                _game(row), tuple(seats), snapshot, tuple(later), last, entries, log_chain
+            )
+
+        return await self._read(work)
 
     async def actions(self, game_id: int, *, after: int = 0) -> list[ActionRecord]:
-        async with self._lock:
-            return await _actions(self._conn(), game_id, after)
+        return await self._read(lambda db: _actions(db, game_id, after))
 
     async def append_action(
         self,
@@ -452,22 +563,23 @@ class SqliteStore(Store):
         game_id = action.game_id
         if snapshot.game_id != game_id or snapshot.seq != action.seq:
             raise ValueError("the snapshot must be the state after the appended action")
-        async with self._write() as db:
-            found = await _status(db, game_id)
+
+        def work(db: Db) -> list[int]:
+            found = _status(db, game_id)
             if found != "active":
                 raise StatusConflictError(game_id, found, "active")
             # the primary key alone would allow a gap; the log must stay gapless
-            last = await _last_seq(db, game_id)
+            last = _last_seq(db, game_id)
             if action.seq != last + 1:
                 raise SeqConflictError(game_id, action.seq, last)
-            previous = await _chain_at(db, game_id, action.seq - 1)
+            previous = _chain_at(db, game_id, action.seq - 1)
             chain = (
                 None
                 if previous is None
                 else next_chain(previous, action.seq, action.seat, action.notation)
             )
             try:
-                await db.execute(
+                db.execute(
                     f"INSERT INTO actions ({_ACTION_COLUMNS})"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (*_action_row(action), chain),
@@ -478,7 +590,7 @@ class SqliteStore(Store):
                 raise
             if interaction is not None:
                 try:
-                    await db.execute(
+                    db.execute(
                         "INSERT INTO interactions (interaction_id, game_id, seq, result,"
                         " created_at) VALUES (?, ?, ?, ?, ?)",
                         (
@@ -491,132 +603,170 @@ class SqliteStore(Store):
                     )
                 except sqlite3.IntegrityError as exc:
                     raise DuplicateInteractionError(interaction.interaction_id) from exc
-            await _put_snapshot(db, snapshot, chain)
-            await db.execute(
+            _put_snapshot(db, snapshot, chain)
+            db.execute(
                 "UPDATE games SET status = COALESCE(?, status), updated_at = ? WHERE id = ?",
                 (status, _ts(action.created_at), game_id),
             )
             if status is not None and status != "active":
-                await _replace_waiting(db, game_id, ())
+                _replace_waiting(db, game_id, ())
             elif waiting is not None:
                 renewed = sorted(set(renew))
                 if renewed:
                     marks = ", ".join("?" * len(renewed))
-                    await db.execute(
+                    db.execute(
                         f"DELETE FROM reminders WHERE game_id = ? AND seat IN ({marks})",
                         (game_id, *renewed),
                     )
-                await _replace_waiting(db, game_id, waiting)
-            await _update_seats(db, seats)
-            return await _insert_owed(db, game_id, action.seq, owed, action.created_at)
+                _replace_waiting(db, game_id, waiting)
+            _update_seats(db, seats)
+            return _insert_owed(db, game_id, action.seq, owed, action.created_at)
+
+        return await self._write(work)
 
     async def turn_actions(self, game_id: int, seat: int) -> list[ActionRecord]:
-        async with self._read() as db:
-            row = await _one(
+        def work(db: Db) -> list[ActionRecord]:
+            row = _one(
                 db,
                 "SELECT MAX(seq) FROM actions WHERE game_id = ? AND seat = ? AND ends_turn = 1",
                 (game_id, seat),
             )
             after = 0 if row is None or row[0] is None else int(row[0])
-            return await _actions(db, game_id, after)
+            return _actions(db, game_id, after)
+
+        return await self._read(work)
 
     async def put_snapshot(self, snapshot: SnapshotRecord) -> bool:
-        async with self._write() as db:
-            if await _last_seq(db, snapshot.game_id) != snapshot.seq:
+        def work(db: Db) -> bool:
+            if _last_seq(db, snapshot.game_id) != snapshot.seq:
                 return False
-            chain = await _chain_at(db, snapshot.game_id, snapshot.seq)
-            await _put_snapshot(db, snapshot, chain, forward_only=False)
+            chain = _chain_at(db, snapshot.game_id, snapshot.seq)
+            _put_snapshot(db, snapshot, chain, forward_only=False)
             return True
 
+        return await self._write(work)
+
     async def game_ids(self, *, started: bool = True) -> list[int]:
-        async with self._lock:
-            where = " WHERE seed IS NOT NULL" if started else ""
-            rows = await self._conn().execute_fetchall(f"SELECT id FROM games{where} ORDER BY id")
-        return [int(r[0]) for r in rows]
+        where = " WHERE seed IS NOT NULL" if started else ""
+
+        def work(db: Db) -> list[int]:
+            rows = db.execute(f"SELECT id FROM games{where} ORDER BY id").fetchall()
+            return [int(r[0]) for r in rows]
+
+        return await self._read(work)
+
+    async def game_counts(self, guild_ids: Collection[int] | None = None) -> dict[GameStatus, int]:
+        where, params = "", []
+        if guild_ids is not None:
+            # any number of servers, as one JSON parameter
+            where = " WHERE guild_id IN (SELECT value FROM json_each(?))"
+            params = [json.dumps(sorted(set(guild_ids)))]
+
+        def work(db: Db) -> dict[GameStatus, int]:
+            rows = db.execute(
+                f"SELECT status, COUNT(*) FROM games{where} GROUP BY status", params
+            ).fetchall()
+            return {r[0]: int(r[1]) for r in rows}
+
+        return await self._read(work)
 
     async def backup(self, target: str | Path) -> None:
         """A consistent copy of the whole database in `target` (a new file), made with
-        SQLite's online backup while other connections go on writing."""
+        SQLite's online backup while other connections go on writing: in one step, on
+        a connection of its own, so the copy is one snapshot (WAL lets the writer go on
+        meanwhile)."""
         destination = Path(target)
         if destination.exists():
             raise StoreError(f"{destination} already exists; choose a new file for the backup.")
-        async with self._lock:
-            db = self._conn()
-            copy = await aiosqlite.connect(destination, isolation_level=None)
-            try:
-                await db.backup(copy, pages=256, sleep=0.005)
-            except BaseException:
-                await copy.close()
-                destination.unlink(missing_ok=True)
-                raise
-            # a backup is one self-contained file: no -wal beside it
-            await copy.execute("PRAGMA journal_mode = DELETE")
-            await copy.close()
+        if self._writes is None:
+            raise StoreError(f"The store {self.path} is not open.")
+        if self._reads is self._writes:  # one connection (:memory:): copy from it
+            await self._run(lambda db: _copy_to(db, destination))
+            return
+        await asyncio.to_thread(self._backup_to, destination)
+
+    def _backup_to(self, destination: Path) -> None:
+        source = self._connect()
+        try:
+            _copy_to(source, destination)
+        finally:
+            source.close()
 
     # --- interactions ------------------------------------------------------------------
 
     async def interaction(self, interaction_id: int) -> InteractionRecord | None:
-        async with self._lock:
-            row = await _one(
-                self._conn(),
+        def work(db: Db) -> InteractionRecord | None:
+            row = _one(
+                db,
                 "SELECT interaction_id, game_id, seq, result, created_at FROM interactions"
                 " WHERE interaction_id = ?",
                 (interaction_id,),
             )
-        if row is None:
-            return None
-        return InteractionRecord(row[0], row[1], row[2], row[3], _dt(row[4]))
+            if row is None:
+                return None
+            return InteractionRecord(row[0], row[1], row[2], row[3], _dt(row[4]))
+
+        return await self._read(work)
 
     async def prune_interactions(self, before: datetime) -> int:
-        async with self._write() as db:
-            cursor = await db.execute(
-                "DELETE FROM interactions WHERE created_at < ?", (_ts(before),)
-            )
+        def work(db: Db) -> int:
+            cursor = db.execute("DELETE FROM interactions WHERE created_at < ?", (_ts(before),))
             return cursor.rowcount
+
+        return await self._write(work)
 
     # --- messages, notification preferences, reminders --------------------------------
 
     async def put_message(self, message: MessageRecord) -> None:
-        async with self._write() as db:
-            await db.execute(
+        def work(db: Db) -> None:
+            db.execute(
                 "INSERT INTO messages (game_id, kind, channel_id, message_id) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (game_id, kind) DO UPDATE SET channel_id = excluded.channel_id,"
                 " message_id = excluded.message_id",
                 (message.game_id, message.kind, message.channel_id, message.message_id),
             )
 
+        await self._write(work)
+
     async def messages(self, game_id: int) -> list[MessageRecord]:
-        async with self._lock:
-            rows = await self._conn().execute_fetchall(
+        def work(db: Db) -> list[MessageRecord]:
+            rows = db.execute(
                 "SELECT game_id, kind, channel_id, message_id FROM messages WHERE game_id = ?"
                 " ORDER BY kind",
                 (game_id,),
-            )
-        return [MessageRecord(r[0], r[1], r[2], r[3]) for r in rows]
+            ).fetchall()
+            return [MessageRecord(r[0], r[1], r[2], r[3]) for r in rows]
+
+        return await self._read(work)
 
     async def delete_message(self, game_id: int, kind: str) -> bool:
-        async with self._write() as db:
-            cursor = await db.execute(
+        def work(db: Db) -> bool:
+            cursor = db.execute(
                 "DELETE FROM messages WHERE game_id = ? AND kind = ?", (game_id, kind)
             )
             return cursor.rowcount == 1
+
+        return await self._write(work)
 
     async def notification_prefs(self, user_ids: Collection[int]) -> dict[int, NotificationPrefs]:
         ids = sorted(set(user_ids))
         if not ids:
             return {}
         marks = ", ".join("?" * len(ids))
-        async with self._lock:
-            rows = await self._conn().execute_fetchall(
+
+        def work(db: Db) -> dict[int, NotificationPrefs]:
+            rows = db.execute(
                 "SELECT user_id, dm_opt_in, quiet_start, quiet_end, timezone, language"
                 f" FROM notification_prefs WHERE user_id IN ({marks})",
                 ids,
-            )
-        return {r[0]: NotificationPrefs(r[0], bool(r[1]), r[2], r[3], r[4], r[5]) for r in rows}
+            ).fetchall()
+            return {r[0]: NotificationPrefs(r[0], bool(r[1]), r[2], r[3], r[4], r[5]) for r in rows}
+
+        return await self._read(work)
 
     async def put_notification_prefs(self, prefs: NotificationPrefs) -> None:
-        async with self._write() as db:
-            await db.execute(
+        def work(db: Db) -> None:
+            db.execute(
                 "INSERT INTO notification_prefs (user_id, dm_opt_in, quiet_start, quiet_end,"
                 " timezone, language) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE"
                 " SET dm_opt_in = excluded.dm_opt_in, quiet_start = excluded.quiet_start,"
@@ -632,21 +782,27 @@ class SqliteStore(Store):
                 ),
             )
 
+        await self._write(work)
+
     async def put_language(self, user_id: int, language: str) -> None:
-        async with self._write() as db:
-            await db.execute(
+        def work(db: Db) -> None:
+            db.execute(
                 "INSERT INTO notification_prefs (user_id, language) VALUES (?, ?)"
                 " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language",
                 (user_id, language),
             )
 
+        await self._write(work)
+
     async def reminders(self, game_id: int) -> list[ReminderRecord]:
-        async with self._lock:
-            rows = await self._conn().execute_fetchall(
+        def work(db: Db) -> list[ReminderRecord]:
+            rows = db.execute(
                 f"SELECT {_REMINDER_COLUMNS} FROM reminders WHERE game_id = ? ORDER BY seat",
                 (game_id,),
-            )
-        return [_reminder(r) for r in rows]
+            ).fetchall()
+            return [_reminder(r) for r in rows]
+
+        return await self._read(work)
 
     async def due_reminders(self, now: datetime, *, limit: int) -> list[ReminderRecord]:
         return await self._awaited(now, limit, f"NOT {_MACHINE_SEAT} AND r.muted_for_turn = 0")
@@ -656,23 +812,27 @@ class SqliteStore(Store):
 
     async def _awaited(self, now: datetime, limit: int, where: str) -> list[ReminderRecord]:
         columns = ", ".join(f"r.{c.strip()}" for c in _REMINDER_COLUMNS.split(","))
-        async with self._lock:
-            rows = await self._conn().execute_fetchall(
+
+        def work(db: Db) -> list[ReminderRecord]:
+            rows = db.execute(
                 f"SELECT {columns} FROM reminders r"
                 " JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat"
                 " JOIN games g ON g.id = r.game_id"
                 f" WHERE r.next_at <= ? AND g.status = 'active' AND {where}"
                 " ORDER BY r.next_at, r.game_id, r.seat LIMIT ?",
                 (_ts(now), limit),
-            )
-        return [_reminder(r) for r in rows]
+            ).fetchall()
+            return [_reminder(r) for r in rows]
+
+        return await self._read(work)
 
     async def put_reminder(
         self, reminder: ReminderRecord, *, claim: DutyClaim | None = None
     ) -> bool:
         held, holder = _held_by(claim)
-        async with self._write() as db:
-            cursor = await db.execute(
+
+        def work(db: Db) -> bool:
+            cursor = db.execute(
                 "UPDATE reminders SET waiting_since = ?, next_at = ?, missed = ?,"
                 f" muted_for_turn = ? WHERE game_id = ? AND seat = ?{held}",
                 (
@@ -687,6 +847,8 @@ class SqliteStore(Store):
             )
             return cursor.rowcount == 1
 
+        return await self._write(work)
+
     # --- owed messages -----------------------------------------------------------------
 
     async def owed_messages(
@@ -699,13 +861,16 @@ class SqliteStore(Store):
         if game_id is not None:
             where.append("game_id = ?")
             params.append(game_id)
-        async with self._lock:
-            rows = await self._conn().execute_fetchall(
+
+        def work(db: Db) -> list[OwedMessage]:
+            rows = db.execute(
                 f"SELECT {_OWED_COLUMNS} FROM outbox WHERE {' AND '.join(where)}"
                 " ORDER BY id LIMIT ?",
                 (*params, limit),
-            )
-        return [_owed(r) for r in rows]
+            ).fetchall()
+            return [_owed(r) for r in rows]
+
+        return await self._read(work)
 
     async def mark_delivered(
         self,
@@ -717,43 +882,51 @@ class SqliteStore(Store):
         claim: DutyClaim | None = None,
     ) -> bool:
         held, holder = _held_by(claim)
-        async with self._write() as db:
-            cursor = await db.execute(
+
+        def work(db: Db) -> bool:
+            cursor = db.execute(
                 "UPDATE outbox SET delivered_at = ?, channel_id = ?, message_id = ?"
                 f" WHERE id = ? AND delivered_at IS NULL{held}",
                 (_ts(at), channel_id, message_id, owed_id, *holder),
             )
             return cursor.rowcount == 1
 
+        return await self._write(work)
+
     async def last_delivered_message(self, game_id: int, channel_id: int) -> int | None:
-        async with self._lock:
-            row = await _one(
-                self._conn(),
+        def work(db: Db) -> int | None:
+            row = _one(
+                db,
                 "SELECT MAX(message_id) FROM outbox WHERE game_id = ? AND channel_id = ?"
                 " AND delivered_at IS NOT NULL",
                 (game_id, channel_id),
             )
-        return None if row is None or row[0] is None else int(row[0])
+            return None if row is None or row[0] is None else int(row[0])
+
+        return await self._read(work)
 
     async def mark_tried(self, owed_ids: Collection[int], *, at: datetime) -> None:
         ids = sorted(set(owed_ids))
         if not ids:
             return
         marks = ", ".join("?" * len(ids))
-        async with self._write() as db:
-            await db.execute(
-                f"UPDATE outbox SET tried_at = ? WHERE id IN ({marks})", (_ts(at), *ids)
-            )
+
+        def work(db: Db) -> None:
+            db.execute(f"UPDATE outbox SET tried_at = ? WHERE id IN ({marks})", (_ts(at), *ids))
+
+        await self._write(work)
 
     async def mark_failed(self, owed_id: int, *, error: str, retry_at: datetime) -> int:
-        async with self._write() as db:
-            await db.execute(
+        def work(db: Db) -> int:
+            db.execute(
                 "UPDATE outbox SET attempts = attempts + 1, last_error = ?, due_at = ?"
                 " WHERE id = ?",
                 (error[:500], _ts(retry_at), owed_id),
             )
-            row = await _one(db, "SELECT attempts FROM outbox WHERE id = ?", (owed_id,))
-        return 0 if row is None else int(row[0])
+            row = _one(db, "SELECT attempts FROM outbox WHERE id = ?", (owed_id,))
+            return 0 if row is None else int(row[0])
+
+        return await self._write(work)
 
     # --- votes ---------------------------------------------------------------------------
 
@@ -767,9 +940,9 @@ class SqliteStore(Store):
         deadline: datetime,
         owed: Callable[[int], Sequence[NewOwed]] = lambda vote_id: (),
     ) -> VoteRecord | None:
-        async with self._write() as db:
+        def work(db: Db) -> VoteRecord | None:
             try:
-                cursor = await db.execute(
+                cursor = db.execute(
                     "INSERT INTO votes (game_id, seat, turn_since, opened_at, deadline)"
                     " VALUES (?, ?, ?, ?, ?)",
                     (game_id, seat, _ts(turn_since), _ts(at), _ts(deadline)),
@@ -779,50 +952,53 @@ class SqliteStore(Store):
                 return None
             vote_id = cursor.lastrowid
             assert vote_id is not None
-            seq = await _last_seq(db, game_id)
-            await _insert_owed(db, game_id, seq, owed(vote_id), at)
-            row = await _one(db, f"SELECT {_VOTE_COLUMNS} FROM votes WHERE id = ?", (vote_id,))
-        assert row is not None
-        return _vote(row)
+            _insert_owed(db, game_id, _last_seq(db, game_id), owed(vote_id), at)
+            row = _one(db, f"SELECT {_VOTE_COLUMNS} FROM votes WHERE id = ?", (vote_id,))
+            assert row is not None
+            return _vote(row)
+
+        return await self._write(work)
 
     async def vote(self, vote_id: int) -> VoteRecord | None:
-        async with self._lock:
-            row = await _one(
-                self._conn(), f"SELECT {_VOTE_COLUMNS} FROM votes WHERE id = ?", (vote_id,)
-            )
-        return None if row is None else _vote(row)
+        def work(db: Db) -> VoteRecord | None:
+            row = _one(db, f"SELECT {_VOTE_COLUMNS} FROM votes WHERE id = ?", (vote_id,))
+            return None if row is None else _vote(row)
+
+        return await self._read(work)
 
     async def open_votes(self, *, game_id: int | None = None) -> list[VoteRecord]:
         where = "status = 'open'" + ("" if game_id is None else " AND game_id = ?")
         params = () if game_id is None else (game_id,)
-        async with self._lock:
-            rows = await self._conn().execute_fetchall(
+
+        def work(db: Db) -> list[VoteRecord]:
+            rows = db.execute(
                 f"SELECT {_VOTE_COLUMNS} FROM votes WHERE {where} ORDER BY deadline, id", params
-            )
-        return [_vote(r) for r in rows]
+            ).fetchall()
+            return [_vote(r) for r in rows]
+
+        return await self._read(work)
 
     async def cast_ballot(
         self, ballot: BallotRecord, *, owed: Sequence[NewOwed] = ()
     ) -> list[BallotRecord] | None:
-        async with self._write() as db:
-            row = await _one(
-                db, "SELECT game_id, status FROM votes WHERE id = ?", (ballot.vote_id,)
-            )
+        def work(db: Db) -> list[BallotRecord] | None:
+            row = _one(db, "SELECT game_id, status FROM votes WHERE id = ?", (ballot.vote_id,))
             if row is None or row[1] != "open":
                 return None
-            await db.execute(
+            db.execute(
                 "INSERT INTO ballots (vote_id, voter_id, choice, cast_at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (vote_id, voter_id) DO UPDATE SET choice = excluded.choice,"
                 " cast_at = excluded.cast_at",
                 (ballot.vote_id, ballot.voter_id, ballot.choice, _ts(ballot.cast_at)),
             )
             game_id = int(row[0])
-            await _insert_owed(db, game_id, await _last_seq(db, game_id), owed, ballot.cast_at)
-            return await _ballots(db, ballot.vote_id)
+            _insert_owed(db, game_id, _last_seq(db, game_id), owed, ballot.cast_at)
+            return _ballots(db, ballot.vote_id)
+
+        return await self._write(work)
 
     async def ballots(self, vote_id: int) -> list[BallotRecord]:
-        async with self._lock:
-            return await _ballots(self._conn(), vote_id)
+        return await self._read(lambda db: _ballots(db, vote_id))
 
     async def close_vote(
         self,
@@ -834,116 +1010,80 @@ class SqliteStore(Store):
         next_at: datetime | None = None,
         owed: Sequence[NewOwed] = (),
     ) -> bool:
-        async with self._write() as db:
-            cursor = await db.execute(
+        def work(db: Db) -> bool:
+            cursor = db.execute(
                 "UPDATE votes SET status = ?, decided_at = ? WHERE id = ? AND status = 'open'",
                 (status, _ts(at), vote_id),
             )
             if cursor.rowcount != 1:
                 return False
-            row = await _one(db, "SELECT game_id FROM votes WHERE id = ?", (vote_id,))
+            row = _one(db, "SELECT game_id FROM votes WHERE id = ?", (vote_id,))
             assert row is not None
             game_id = int(row[0])
             if seat is not None:
-                await _update_seats(db, [seat])
+                _update_seats(db, [seat])
                 if next_at is not None:
-                    await _move_reminder(db, game_id, seat.seat, next_at)
-            await _insert_owed(db, game_id, await _last_seq(db, game_id), owed, at)
-        return True
+                    _move_reminder(db, game_id, seat.seat, next_at)
+            _insert_owed(db, game_id, _last_seq(db, game_id), owed, at)
+            return True
+
+        return await self._write(work)
 
     async def set_vote_message(self, vote_id: int, channel_id: int, message_id: int) -> None:
-        async with self._write() as db:
-            await db.execute(
+        def work(db: Db) -> None:
+            db.execute(
                 "UPDATE votes SET channel_id = ?, message_id = ? WHERE id = ?",
                 (channel_id, message_id, vote_id),
             )
 
-    # --- private helpers -------------------------------------------------------------
-
-    def _conn(self) -> aiosqlite.Connection:
-        if self._db is None:
-            raise StoreError(f"The store {self.path} is not open.")
-        return self._db
-
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A write transaction. A full disk, a size limit or a read-only file rolls it
-        back and becomes a `StoreFullError` or `StoreReadOnlyError`: nothing stored."""
-        async with self._lock:
-            db = self._conn()
-            if self.read_only:
-                raise StoreReadOnlyError(self.path, "it was opened read-only")
-            try:
-                await db.execute("BEGIN IMMEDIATE")
-                try:
-                    yield db
-                    await db.execute("COMMIT")
-                except BaseException:
-                    await _rollback(db)
-                    raise
-            except sqlite3.Error as exc:
-                fault = _fault(self.path, exc)
-                if fault is None:
-                    raise
-                raise fault from exc
-
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A read transaction: several SELECTs see one consistent database."""
-        async with self._lock:
-            db = self._conn()
-            await db.execute("BEGIN")
-            try:
-                yield db
-            finally:
-                await _rollback(db)
-
-    @staticmethod
-    async def _user_version(db: aiosqlite.Connection) -> int:
-        row = await _one(db, "PRAGMA user_version", ())
-        assert row is not None
-        return int(row[0])
+        await self._write(work)
 
     # --- the daily digest ----------------------------------------------------------------
 
     async def digest(self, user_id: int) -> DigestRecord | None:
-        async with self._lock:
-            row = await _one(
-                self._conn(),
-                "SELECT user_id, due_at, sent_at FROM digests WHERE user_id = ?",
-                (user_id,),
+        def work(db: Db) -> DigestRecord | None:
+            row = _one(
+                db, "SELECT user_id, due_at, sent_at FROM digests WHERE user_id = ?", (user_id,)
             )
-        return None if row is None else _digest(row)
+            return None if row is None else _digest(row)
+
+        return await self._read(work)
 
     async def put_digest(self, digest: DigestRecord) -> None:
-        async with self._write() as db:
-            await db.execute(
+        def work(db: Db) -> None:
+            db.execute(
                 "INSERT INTO digests (user_id, due_at, sent_at) VALUES (?, ?, ?)"
                 " ON CONFLICT (user_id) DO UPDATE SET due_at = excluded.due_at,"
                 " sent_at = excluded.sent_at",
                 (digest.user_id, _maybe_ts(digest.due_at), _maybe_ts(digest.sent_at)),
             )
 
+        await self._write(work)
+
     async def due_digests(self, now: datetime, *, limit: int) -> list[DigestRecord]:
-        async with self._lock:
-            rows = await self._conn().execute_fetchall(
+        def work(db: Db) -> list[DigestRecord]:
+            rows = db.execute(
                 "SELECT user_id, due_at, sent_at FROM digests"
                 " WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at LIMIT ?",
                 (_ts(now), limit),
-            )
-        return [_digest(r) for r in rows]
+            ).fetchall()
+            return [_digest(r) for r in rows]
+
+        return await self._read(work)
 
     async def claim_digest(
         self, user_id: int, *, due_at: datetime, next_at: datetime, sent_at: datetime | None
     ) -> bool:
-        async with self._write() as db:
+        def work(db: Db) -> bool:
             # times come back from REAL columns: compare within a millisecond
-            cursor = await db.execute(
+            cursor = db.execute(
                 "UPDATE digests SET due_at = ?, sent_at = COALESCE(?, sent_at)"
                 " WHERE user_id = ? AND ABS(due_at - ?) < 0.001",
                 (_ts(next_at), _maybe_ts(sent_at), user_id, _ts(due_at)),
             )
             return cursor.rowcount == 1
+
+        return await self._write(work)
 
     # --- duty claims (several bot processes on one database) ---------------------------
 
@@ -951,43 +1091,49 @@ class SqliteStore(Store):
         self, duty: str, owner: str, *, now: datetime, until: datetime
     ) -> DutyClaim | None:
         _check_claim(owner, now, until)
-        async with self._write() as db:
-            cursor = await db.execute(
+
+        def work(db: Db) -> bool:
+            cursor = db.execute(
                 f"{_CLAIM} (?, ?, ?, ?){_CLAIM_IF}", (duty, owner, _ts(now), _ts(until))
             )
-            won = cursor.rowcount == 1
-        return DutyClaim(duty, owner, until) if won else None
+            return cursor.rowcount == 1
+
+        return DutyClaim(duty, owner, until) if await self._write(work) else None
 
     async def release_duty(self, claim: DutyClaim, *, rest_until: datetime | None = None) -> bool:
-        async with self._write() as db:
+        def work(db: Db) -> bool:
             if rest_until is None:
-                cursor = await db.execute(
+                cursor = db.execute(
                     "DELETE FROM duty_claims WHERE duty = ? AND claimed_by = ?",
                     (claim.duty, claim.owner),
                 )
             else:
-                cursor = await db.execute(
+                cursor = db.execute(
                     "UPDATE duty_claims SET claimed_by = ?, lease_until = ?"
                     " WHERE duty = ? AND claimed_by = ?",
                     (RESTING, _ts(rest_until), claim.duty, claim.owner),
                 )
             return cursor.rowcount == 1
 
+        return await self._write(work)
+
     async def duty_claims(self, now: datetime) -> list[DutyClaim]:
-        async with self._lock:
-            rows = await self._conn().execute_fetchall(
+        def work(db: Db) -> list[DutyClaim]:
+            rows = db.execute(
                 "SELECT duty, claimed_by, lease_until FROM duty_claims WHERE lease_until > ?"
                 " ORDER BY duty",
                 (_ts(now),),
-            )
-        return [DutyClaim(r[0], r[1], _dt(r[2])) for r in rows]
+            ).fetchall()
+            return [DutyClaim(r[0], r[1], _dt(r[2])) for r in rows]
+
+        return await self._read(work)
 
     async def prune_duty_claims(self, before: datetime) -> int:
-        async with self._write() as db:
-            cursor = await db.execute(
-                "DELETE FROM duty_claims WHERE lease_until < ?", (_ts(before),)
-            )
+        def work(db: Db) -> int:
+            cursor = db.execute("DELETE FROM duty_claims WHERE lease_until < ?", (_ts(before),))
             return cursor.rowcount
+
+        return await self._write(work)
 
 
 # A claim is won by inserting the duty's row, or by taking over a row whose lease (or
@@ -1020,35 +1166,48 @@ def _held_by(claim: DutyClaim | None) -> tuple[str, tuple[str, ...]]:
     )
 
 
-async def _rollback(db: aiosqlite.Connection) -> None:
-    # SQLite rolls back by itself after some errors; a second ROLLBACK would fail
-    if db.in_transaction:
-        await db.execute("ROLLBACK")
+def _user_version(db: Db) -> int:
+    row = _one(db, "PRAGMA user_version", ())
+    assert row is not None
+    return int(row[0])
 
 
-async def _one(db: aiosqlite.Connection, sql: str, params: Iterable[Any]) -> Row | None:
-    async with db.execute(sql, tuple(params)) as cursor:
-        return await cursor.fetchone()
+def _copy_to(source: Db, destination: Path) -> None:
+    """SQLite's online backup of `source` into the new file `destination`, in one step
+    (one consistent snapshot); a backup is one self-contained file: no -wal beside it."""
+    copy = sqlite3.connect(destination, isolation_level=None)
+    try:
+        source.backup(copy)
+        copy.execute("PRAGMA journal_mode = DELETE")
+    except BaseException:
+        copy.close()
+        destination.unlink(missing_ok=True)
+        raise
+    copy.close()
 
 
-async def _status(db: aiosqlite.Connection, game_id: int) -> str | None:
-    row = await _one(db, "SELECT status FROM games WHERE id = ?", (game_id,))
+def _one(db: Db, sql: str, params: Iterable[Any]) -> Row | None:
+    return db.execute(sql, tuple(params)).fetchone()
+
+
+def _status(db: Db, game_id: int) -> str | None:
+    row = _one(db, "SELECT status FROM games WHERE id = ?", (game_id,))
     return None if row is None else str(row[0])
 
 
-async def _last_seq(db: aiosqlite.Connection, game_id: int) -> int:
-    row = await _one(db, "SELECT MAX(seq) FROM actions WHERE game_id = ?", (game_id,))
+def _last_seq(db: Db, game_id: int) -> int:
+    row = _one(db, "SELECT MAX(seq) FROM actions WHERE game_id = ?", (game_id,))
     return 0 if row is None or row[0] is None else int(row[0])
 
 
-async def _touch(db: aiosqlite.Connection, game_id: int, at: datetime) -> None:
-    await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (_ts(at), game_id))
+def _touch(db: Db, game_id: int, at: datetime) -> None:
+    db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (_ts(at), game_id))
 
 
-async def _seats(db: aiosqlite.Connection, game_id: int) -> list[SeatRecord]:
-    rows = await db.execute_fetchall(
+def _seats(db: Db, game_id: int) -> list[SeatRecord]:
+    rows = db.execute(
         f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-    )
+    ).fetchall()
     return [
         SeatRecord(
             r[0], r[1], r[2], _dt(r[3]), r[4], r[5], r[6], bool(r[7]), bool(r[8]), bool(r[9]), r[10]
@@ -1057,8 +1216,8 @@ async def _seats(db: aiosqlite.Connection, game_id: int) -> list[SeatRecord]:
     ]
 
 
-async def _insert_seats(db: aiosqlite.Connection, seats: Sequence[SeatRecord]) -> None:
-    await db.executemany(
+def _insert_seats(db: Db, seats: Sequence[SeatRecord]) -> None:
+    db.executemany(
         f"INSERT INTO seats ({_SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (
@@ -1079,8 +1238,8 @@ async def _insert_seats(db: aiosqlite.Connection, seats: Sequence[SeatRecord]) -
     )
 
 
-async def _update_seats(db: aiosqlite.Connection, seats: Sequence[SeatRecord]) -> None:
-    await db.executemany(
+def _update_seats(db: Db, seats: Sequence[SeatRecord]) -> None:
+    db.executemany(
         "UPDATE seats SET user_id = ?, colour = ?, team = ?, substitute_id = ?, autopilot = ?,"
         " ai = ?, skip_turn = ?, name = ? WHERE game_id = ? AND seat = ?",
         [
@@ -1101,21 +1260,19 @@ async def _update_seats(db: aiosqlite.Connection, seats: Sequence[SeatRecord]) -
     )
 
 
-async def _move_reminder(
-    db: aiosqlite.Connection, game_id: int, seat: int, next_at: datetime
-) -> None:
-    await db.execute(
+def _move_reminder(db: Db, game_id: int, seat: int, next_at: datetime) -> None:
+    db.execute(
         "UPDATE reminders SET next_at = ? WHERE game_id = ? AND seat = ?",
         (_ts(next_at), game_id, seat),
     )
 
 
-async def _insert_owed(
-    db: aiosqlite.Connection, game_id: int, seq: int, owed: Sequence[NewOwed], at: datetime
+def _insert_owed(
+    db: Db, game_id: int, seq: int, owed: Sequence[NewOwed], at: datetime
 ) -> list[int]:
     ids = []
     for message in owed:
-        cursor = await db.execute(
+        cursor = db.execute(
             "INSERT INTO outbox (game_id, seq, kind, payload, created_at, due_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             (
@@ -1132,20 +1289,20 @@ async def _insert_owed(
     return ids
 
 
-async def _ballots(db: aiosqlite.Connection, vote_id: int) -> list[BallotRecord]:
-    rows = await db.execute_fetchall(
+def _ballots(db: Db, vote_id: int) -> list[BallotRecord]:
+    rows = db.execute(
         "SELECT vote_id, voter_id, choice, cast_at FROM ballots WHERE vote_id = ?"
         " ORDER BY cast_at, voter_id",
         (vote_id,),
-    )
+    ).fetchall()
     return [BallotRecord(r[0], r[1], r[2], _dt(r[3])) for r in rows]
 
 
-async def _actions(db: aiosqlite.Connection, game_id: int, after: int) -> list[ActionRecord]:
-    rows = await db.execute_fetchall(
+def _actions(db: Db, game_id: int, after: int) -> list[ActionRecord]:
+    rows = db.execute(
         f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
         (game_id, after),
-    )
+    ).fetchall()
     return [
         ActionRecord(r[0], r[1], r[2], _text(r[3]), _dt(r[4]), r[5], r[6], r[7], bool(r[8]), r[9])
         for r in rows
@@ -1166,18 +1323,14 @@ def _action_row(a: ActionRecord) -> tuple[Any, ...]:
     )
 
 
-async def _put_snapshot(
-    db: aiosqlite.Connection,
-    snapshot: SnapshotRecord,
-    chain: str | None,
-    *,
-    forward_only: bool = True,
+def _put_snapshot(
+    db: Db, snapshot: SnapshotRecord, chain: str | None, *, forward_only: bool = True
 ) -> None:
     """Store the snapshot with its chain value and digest (a snapshot with no chain
     value, over a damaged log, gets no digest either: the next load checks it)."""
     digest = None if chain is None else state_digest(snapshot.seq, chain, snapshot.state)
     only = " WHERE excluded.seq >= snapshots.seq" if forward_only else ""
-    await db.execute(
+    db.execute(
         "INSERT INTO snapshots (game_id, seq, state, chain, digest) VALUES (?, ?, ?, ?, ?)"
         " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, state = excluded.state,"
         f" chain = excluded.chain, digest = excluded.digest{only}",
@@ -1185,11 +1338,11 @@ async def _put_snapshot(
     )
 
 
-async def _chain_at(db: aiosqlite.Connection, game_id: int, seq: int) -> str | None:
+def _chain_at(db: Db, game_id: int, seq: int) -> str | None:
     """The log's stored chain value after entry `seq` (the genesis value at 0)."""
     if seq == 0:
         return genesis(game_id)
-    row = await _one(db, "SELECT chain FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq))
+    row = _one(db, "SELECT chain FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq))
     return None if row is None or row[0] is None else str(row[0])
 
 
@@ -1202,6 +1355,19 @@ def _text(value: object) -> str:
     if isinstance(value, bytes):
         return _decode(value)
     return str(value)
+
+
+@contextmanager
+def store_faults(where: str) -> Iterator[None]:
+    """A write that failed for want of room or permission (see `_fault`) becomes the
+    store's error for it; any other error passes as it is."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        fault = _fault(where, exc)
+        if fault is None:
+            raise
+        raise fault from exc
 
 
 def _fault(where: str, exc: sqlite3.Error) -> StoreError | None:
@@ -1252,16 +1418,14 @@ def refuse_unusable(path: Path, *, read_only: bool = False) -> None:
         )
 
 
-async def _replace_waiting(
-    db: aiosqlite.Connection, game_id: int, waiting: Sequence[ReminderRecord]
-) -> None:
+def _replace_waiting(db: Db, game_id: int, waiting: Sequence[ReminderRecord]) -> None:
     """Make `waiting` the seats awaited; seats awaited before and now keep their row
     (their waiting time, missed reminders and mute stay)."""
     seats = sorted({r.seat for r in waiting})
     marks = ", ".join("?" * len(seats))
     keep = f" AND seat NOT IN ({marks})" if seats else ""
-    await db.execute(f"DELETE FROM reminders WHERE game_id = ?{keep}", (game_id, *seats))
-    await db.executemany(
+    db.execute(f"DELETE FROM reminders WHERE game_id = ?{keep}", (game_id, *seats))
+    db.executemany(
         f"INSERT INTO reminders ({_REMINDER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (game_id, seat) DO NOTHING",
         [

@@ -5,7 +5,9 @@ token) at start-up; and README.md and .env.example say the same."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -14,14 +16,15 @@ from urllib.parse import parse_qs, urlsplit
 import discord
 import pytest
 from bot_harness import running_bot
-from fake_discord import APP_ID, FakeDiscord
+from fake_discord import APP_ID, GUILD_ID, FakeDiscord
 from process_harness import BotProcess
 
 import bot.features.lobby as lobby
-from bot.app import SCOPES, invite_url
+from bot.app import SCOPES, invite_url, shards_text
 from bot.features.lobby import CHANNEL_PERMISSIONS, missing_permissions
 from bot.help_texts import permission_name
-from bot.service import GameNotFoundError
+from bot.service import MOUNTAIN_KING, GameNotFoundError, GameService
+from bot.store import SqliteStore
 
 ROOT = Path(__file__).resolve().parents[2]
 # what the bot does in a game's channel, and the permission each needs
@@ -147,8 +150,9 @@ async def test_a_store_that_cannot_write_gets_one_sentence_for_any_command(
         guild = env.create_guild()
         alice = guild.add_member(env.create_user("alice"))
         channel = guild.create_text_channel("games")
-        db = bot.service.store._conn()  # type: ignore[attr-defined]
-        await db.execute("PRAGMA query_only = ON")
+        store = bot.service.store
+        assert isinstance(store, SqliteStore)
+        await store._on_writer(lambda db: db.execute("PRAGMA query_only = ON"))
         with caplog.at_level(logging.WARNING):
             result = await alice.slash(channel, "mk new", players=2)
         assert result.ephemeral
@@ -156,6 +160,45 @@ async def test_a_store_that_cannot_write_gets_one_sentence_for_any_command(
         assert "could not save" in text and "nothing was changed" in text, text
         assert "a change could not be saved" in caplog.text
         assert "Traceback" not in text
-        await db.execute("PRAGMA query_only = OFF")
+        await store._on_writer(lambda db: db.execute("PRAGMA query_only = OFF"))
         assert await bot.service.games_of_user(alice.id) == []
         assert channel.threads == []
+
+
+async def test_once_connected_the_bot_logs_the_servers_and_games_it_serves(
+    tmp_path: Path,
+) -> None:
+    """The ready line counts the games of the servers this process is in: running and
+    waiting to start, not finished ones, not those of a server it does not serve."""
+    database = tmp_path / "bot.sqlite3"
+    here, elsewhere = int(GUILD_ID), int(GUILD_ID) + 1
+    async with SqliteStore(database) as store:
+        service = GameService(store, MOUNTAIN_KING, rng=random.Random(2))
+        running = await service.create_game(11, {"players": 2}, guild_id=here)
+        await service.join(running.id, 12)
+        await service.start(running.id, 11)
+        await service.create_game(13, {"players": 3}, guild_id=here)
+        await service.create_game(14, {"players": 3}, guild_id=elsewhere)
+        over = await service.create_game(15, {"players": 2}, guild_id=here)
+        await service.abandon(over.id, 15)
+    async with FakeDiscord() as fake, BotProcess(fake, tmp_path, database=database) as process:
+        await process.start()
+        lines: list[str] = []
+        for _ in range(500):  # on_ready comes after discord.py's 2 s wait for guilds
+            lines = re.findall(r"Ready as .*", process.log_paths[-1].read_text())
+            if lines:
+                break
+            await asyncio.sleep(0.02)
+    assert lines == [
+        "Ready as mountain-king: serving 1 server and 2 games (1 running, 1 waiting to start)"
+    ], process.tail()
+
+
+async def test_the_ready_line_names_the_shards_a_process_runs() -> None:
+    none = discord.Intents.none()
+    assert shards_text(discord.Client(intents=none)) == ""
+    one = discord.Client(intents=none, shard_id=3, shard_count=4)
+    assert shards_text(one) == " on shard 3 of 4"
+    several = discord.AutoShardedClient(intents=none, shard_ids=[0, 1], shard_count=4)
+    assert shards_text(several) == " on shards 0, 1 of 4"
+    assert shards_text(discord.Client(intents=none, shard_id=0, shard_count=1)) == ""

@@ -40,6 +40,25 @@ async def test_a_retry_after_the_game_moved_on_still_gets_its_answer(tmp_path: P
         assert (await service.load(info.id)).seq == 5
 
 
+async def test_a_retry_whose_action_is_legal_now_is_answered_not_played(tmp_path: Path) -> None:
+    """The stored answer is looked up when the game refuses an action, and when the
+    interaction's key refuses its entry: a retry that the game would accept (here the
+    next legal action under the same interaction id) is still not played."""
+    async with open_service(tmp_path / "g.db") as service:
+        info = await started_game(service, players=2)
+        moves = record_for(info).moves
+        first = await service.act(
+            info.id, user_of(info, moves[0].seat), moves[0].action, interaction_id=5
+        )
+        again = await service.act(
+            info.id, user_of(info, moves[1].seat), moves[1].action, interaction_id=5
+        )
+        assert again.repeated and again.to_json() == first.to_json()
+        assert (await service.load(info.id)).seq == 1
+        await play_moves(service, info, moves[1:3])  # the game goes on from there
+        assert (await service.load(info.id)).seq == 3
+
+
 async def test_concurrent_retries_in_one_process_apply_once(tmp_path: Path) -> None:
     async with open_service(tmp_path / "g.db") as service:
         info = await started_game(service, players=2)

@@ -32,6 +32,20 @@ def log_rows(path: Path) -> list[tuple[int, int, str]]:
     return rows
 
 
+async def limit_pages(store: SqliteStore) -> None:
+    """Let the file grow by no page more (SQLite's SQLITE_FULL, as on a full disk)."""
+
+    def limit(db: sqlite3.Connection) -> None:
+        pages = db.execute("PRAGMA page_count").fetchone()[0]
+        db.execute(f"PRAGMA max_page_count = {pages}")
+
+    await store._on_writer(limit)
+
+
+async def unlimit_pages(store: SqliteStore) -> None:
+    await store._on_writer(lambda db: db.execute("PRAGMA max_page_count = 1073741823"))
+
+
 @contextmanager
 def read_only(path: Path) -> Iterator[None]:
     """Make a file or folder read-only for this process (root ignores permissions:
@@ -115,10 +129,10 @@ async def test_a_full_disk_refuses_the_move_and_the_store_works_once_space_retur
         moves = record_for(info).moves
         await play_moves(service, info, moves[:6])
         before = log_rows(path)
-        db = service.store._conn()  # type: ignore[attr-defined]
-        pages = next(iter(await db.execute_fetchall("PRAGMA page_count")))[0]
+        store = service.store
+        assert isinstance(store, SqliteStore)
         # the file may not grow by a single page: SQLITE_FULL, as on a full disk
-        await db.execute(f"PRAGMA max_page_count = {pages}")
+        await limit_pages(store)
         refused = 0
         with caplog.at_level(logging.WARNING):
             for move in moves[6:30]:
@@ -134,7 +148,7 @@ async def test_a_full_disk_refuses_the_move_and_the_store_works_once_space_retur
         assert "full" in caplog.text
         stored = log_rows(path)
         failed_at = len(stored) - len(before) + 6
-        await db.execute("PRAGMA max_page_count = 1073741823")  # space returns
+        await unlimit_pages(store)  # space returns
         await play_moves(service, info, moves[failed_at : failed_at + 5])
         assert await service.check_game(info.id) == failed_at + 5
         assert log_rows(path)[: len(stored)] == stored
@@ -145,14 +159,12 @@ async def test_a_full_disk_during_a_seat_write_is_a_store_error_with_nothing_sto
 ) -> None:
     path = tmp_path / "g.db"
     async with SqliteStore(path) as store:
-        db = store._conn()
-        pages = next(iter(await db.execute_fetchall("PRAGMA page_count")))[0]
-        await db.execute(f"PRAGMA max_page_count = {pages}")
+        await limit_pages(store)
         with pytest.raises(StoreFullError, match="could not be written: the disk is full"):
             for user in range(2000):  # digest rows until a new page is needed
                 await store.put_digest(DigestRecord(user, None, None))
-        assert not db.in_transaction
-        await db.execute("PRAGMA max_page_count = 1073741823")
+        assert not await store._on_writer(lambda db: db.in_transaction)
+        await unlimit_pages(store)
         await store.put_digest(DigestRecord(99999, None, None))
         assert await store.digest(99999) is not None
 

@@ -34,11 +34,9 @@ async def started(store: SqliteStore) -> int:
 
 async def test_connections_use_wal_foreign_keys_and_a_busy_timeout(tmp_path: Path) -> None:
     async with SqliteStore(tmp_path / "g.db", busy_timeout_ms=4321) as store:
-        db = store._conn()
 
         async def pragma(name: str) -> object:
-            rows = list(await db.execute_fetchall(f"PRAGMA {name}"))
-            return rows[0][0]
+            return await store._on_writer(lambda db: db.execute(f"PRAGMA {name}").fetchone()[0])
 
         assert await pragma("journal_mode") == "wal"
         assert await pragma("foreign_keys") == 1
@@ -73,7 +71,7 @@ async def test_a_primary_key_conflict_becomes_a_seq_conflict(
         await store.append_action(first, SnapshotRecord(game_id, 1, "s1"))
 
         # a writer whose view of the log is stale gets past the gap check...
-        async def stale(db: object, game_id: int) -> int:
+        def stale(db: object, game_id: int) -> int:
             return 0
 
         monkeypatch.setattr(sqlite_module, "_last_seq", stale)

@@ -1,0 +1,289 @@
+"""`python -m bot migrate`: move every game from the SQLite file to PostgreSQL, then
+check each one there.
+
+    python -m bot migrate --to postgresql://bot@localhost/mountain_king
+    python -m bot migrate                  # to DATABASE_URL (keeps the password off
+                                           # the command line)
+
+Reads the SQLite file `DATABASE_PATH` (or `--from PATH`) and never writes to it: the
+copy is taken from a private snapshot of it (bot/store/transfer.py). Every table moves
+(but the scheduler's duty leases), in one transaction. Then every game is checked in
+PostgreSQL: its log, seats and snapshot must equal the SQLite file's, and its whole log
+must replay (chain values checked) to the state its latest snapshot holds. One line
+per problem, then a summary; exit status 1 if any game is broken or differs, 0 when
+every game is as it was.
+
+A target that already holds rows is refused untouched, unless `--replace` asks to
+delete what it holds first (a second try after a failed or outdated move).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sqlite3
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import astuple, dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+import asyncpg
+
+from bot.service import MOUNTAIN_KING, CorruptGameError, GameRules, ServiceError
+from bot.service.loading import verify
+from bot.settings import settings_for
+from bot.store import LATEST_VERSION, SnapshotRecord, SqliteStore, Store, StoreError
+from bot.store.postgres import PostgresStore, redact
+from bot.store.transfer import copy_into, row_counts, snapshot_copy
+from rules.actions import Action
+from rules.state import State
+
+USAGE = "python -m bot migrate [--to postgresql://user@host/database] [--from PATH] [--replace]"
+
+
+@dataclass
+class MoveReport:
+    """What the move found: one sentence per problem, and the counts of the summary."""
+
+    games: int = 0
+    entries: int = 0
+    problems: list[str] = field(default_factory=list)
+    # games that do not replay (in PostgreSQL; `inherited`: in the SQLite file too)
+    broken: int = 0
+    inherited: int = 0
+    differing: int = 0
+    repairable: int = 0
+    mismatched_tables: int = 0
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.broken or self.differing or self.mismatched_tables)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m bot migrate",
+        description="Copy every game from the SQLite file into PostgreSQL and check each"
+        " one there by replaying its log. The SQLite file is only read.",
+    )
+    p.add_argument(
+        "--to",
+        metavar="URL",
+        help="the PostgreSQL database (postgresql://user:password@host/database);"
+        " default: DATABASE_URL",
+    )
+    p.add_argument(
+        "--from",
+        dest="source",
+        metavar="PATH",
+        type=Path,
+        help="the SQLite file; default: DATABASE_PATH",
+    )
+    p.add_argument(
+        "--replace",
+        action="store_true",
+        help="delete everything the PostgreSQL database holds before copying"
+        " (without it, a database that holds anything is refused untouched)",
+    )
+    return p
+
+
+async def migrate_database(
+    source: Path,
+    url: str,
+    out: TextIO,
+    *,
+    replace: bool = False,
+    rules: GameRules[State, Action] = MOUNTAIN_KING,
+) -> int:
+    """Copy, then check; prints the report to `out`. The exit status: 0 when every game
+    is in PostgreSQL as it was in the SQLite file and replays, else 1."""
+    where = redact(url)
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="mk-migrate-") as folder:
+        copy = Path(folder) / "source.sqlite3"
+        try:
+            await asyncio.to_thread(snapshot_copy, source, copy)
+            found = _user_version(copy)
+            if found > LATEST_VERSION:
+                print(
+                    f"migrate: {source} has schema version {found}, but this bot knows"
+                    f" versions up to {LATEST_VERSION}: upgrade the bot first. Nothing was"
+                    " copied.",
+                    file=out,
+                )
+                return 1
+            # the private copy is brought up to the latest schema, like the target
+            async with SqliteStore(copy) as before, PostgresStore(url) as target:
+                try:
+                    copied, notes = await copy_into(copy, target, replace=replace)
+                except (asyncpg.PostgresError, OSError) as exc:
+                    raise StoreError(
+                        f"The copy into {where} failed ({exc}); nothing was copied."
+                    ) from exc
+                seconds = time.perf_counter() - started
+                report = MoveReport(problems=list(notes))
+                try:
+                    await compare_tables(copy, target, copied, report)
+                    await check_games(before, target, rules, report)
+                except (asyncpg.PostgresError, OSError) as exc:
+                    raise StoreError(
+                        f"The check of the copy failed ({exc}). The copy stays in {where}:"
+                        " run the migration again with --replace to copy and check anew."
+                    ) from exc
+        except StoreError as exc:
+            print(f"migrate: {exc}", file=out)
+            return 1
+    for line in report.problems:
+        print(line, file=out)
+    rows = sum(copied.values())
+    print(
+        f"Copied {source} to {where}: {report.games} games, {report.entries} log entries,"
+        f" {rows} rows in {len(copied)} tables ({seconds:.1f} s).",
+        file=out,
+    )
+    print(summary(report), file=out)
+    if not report.failed:
+        print(
+            f"Next: set DATABASE_URL to {where} (with its password) and start the bot;"
+            f" keep {source} as a backup.",
+            file=out,
+        )
+    return 1 if report.failed else 0
+
+
+def summary(report: MoveReport) -> str:
+    parts = [f"{report.games - report.broken - report.differing} as they were"]
+    if report.differing:
+        parts.append(f"{report.differing} differing from the SQLite file")
+    if report.broken:
+        already = f", {report.inherited} of them already in the SQLite file"
+        parts.append(f"{report.broken} broken{already if report.inherited else ''}")
+    if report.repairable:
+        parts.append(f"{report.repairable} with a snapshot the bot will rebuild from the log")
+    if report.mismatched_tables:
+        parts.append(f"{report.mismatched_tables} tables with a different number of rows")
+    return f"Checked {report.games} games in PostgreSQL by replaying each log: {', '.join(parts)}."
+
+
+async def compare_tables(
+    copy: Path, target: PostgresStore, copied: dict[str, int], report: MoveReport
+) -> None:
+    """Every table must hold as many rows in PostgreSQL as in the SQLite file."""
+    db = sqlite3.connect(copy)
+    try:
+        expected = {t: int(db.execute(f'SELECT COUNT(*) FROM "{t}"').fetchone()[0]) for t in copied}
+    finally:
+        db.close()
+    async with target.transaction() as conn:
+        found = await row_counts(conn, list(copied))
+    for table, rows in expected.items():
+        if found[table] != rows:
+            report.mismatched_tables += 1
+            report.problems.append(
+                f"table {table}: {rows} rows in the SQLite file, {found[table]} in PostgreSQL"
+            )
+
+
+async def check_games(
+    before: Store, after: Store, rules: GameRules[State, Action], report: MoveReport
+) -> None:
+    """Each game (open ones too) as stored on both sides, then replayed in PostgreSQL."""
+    for game_id in await before.game_ids(started=False):
+        report.games += 1
+        log = await after.actions(game_id)
+        report.entries += len(log)
+        difference = await _difference(before, after, game_id)
+        if difference is not None:
+            report.differing += 1
+            report.problems.append(
+                f"game {game_id}: the copy differs from the SQLite file: {difference}"
+            )
+            continue
+        problem = await _replay_problem(after, rules, game_id)
+        if problem is None:
+            continue
+        if problem.startswith("repairable: "):
+            report.repairable += 1
+            report.problems.append(f"game {game_id}: {problem} (the bot rebuilds it)")
+            continue
+        report.broken += 1
+        if await _replay_problem(before, rules, game_id) == problem:
+            report.inherited += 1
+            problem += " (so it is in the SQLite file: copied as it was)"
+        report.problems.append(f"game {game_id}: BROKEN: {problem}")
+
+
+async def _difference(before: Store, after: Store, game_id: int) -> str | None:
+    """What of the game differs between the two stores (None: nothing)."""
+    old, new = await before.load_game(game_id), await after.load_game(game_id)
+    if new is None or old is None:
+        return "missing in PostgreSQL"
+    if old.game != new.game:
+        return "its game row"
+    if old.seats != new.seats:
+        return "its seats"
+    # with their chain values and digests, which the records' equality leaves out
+    if _fields(old.snapshot) != _fields(new.snapshot):
+        return "its snapshot"
+    old_log, new_log = await before.actions(game_id), await after.actions(game_id)
+    if [astuple(a) for a in old_log] != [astuple(a) for a in new_log]:
+        return f"its log ({len(old_log)} entries in the SQLite file, {len(new_log)} copied)"
+    if (old.last_seq, old.entries, old.log_chain) != (new.last_seq, new.entries, new.log_chain):
+        return "its log's length or chain"
+    return None
+
+
+def _fields(snapshot: SnapshotRecord | None) -> tuple[object, ...] | None:
+    return None if snapshot is None else astuple(snapshot)
+
+
+async def _replay_problem(
+    store: Store, rules: GameRules[State, Action], game_id: int
+) -> str | None:
+    """Why the game does not replay to its snapshot's state in `store` (None: it does;
+    "repairable: ..." for a snapshot the bot rebuilds from a sound log)."""
+    try:
+        checked = await verify(store, rules, game_id)
+    except CorruptGameError as exc:
+        return exc.detail
+    except ServiceError as exc:
+        return exc.message
+    if checked.snapshot_problem is not None:
+        return f"repairable: the snapshot: {checked.snapshot_problem}"
+    return None
+
+
+def _user_version(path: Path) -> int:
+    db = sqlite3.connect(path)
+    try:
+        return int(db.execute("PRAGMA user_version").fetchone()[0])
+    finally:
+        db.close()
+
+
+def command(args: Sequence[str], out: TextIO) -> int:
+    """`python -m bot migrate ...`: the exit status (2: bad arguments or settings)."""
+    try:
+        options = parser().parse_args(list(args))
+    except SystemExit as exc:  # argparse printed the help, or why the arguments are bad
+        return 0 if exc.code == 0 else 2
+    settings = settings_for("migrate")
+    if settings is None:
+        return 2
+    url = options.to
+    if url is None and settings.database_url is not None:
+        url = settings.database_url.get_secret_value()
+    if not url:
+        print(f"migrate: name the PostgreSQL database with --to or DATABASE_URL.\n{USAGE}",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    if url.partition("://")[0].lower() not in ("postgresql", "postgres"):
+        print("migrate: --to must be a PostgreSQL URL: postgresql://user@host/database",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    source = options.source or settings.database_path
+    return asyncio.run(migrate_database(source, url, out, replace=options.replace))

@@ -1,0 +1,146 @@
+"""The SQLite store's writer commits the writes that queued up together, in one
+transaction, each in a savepoint: every caller hears of its own write only after that
+commit, a write that fails is rolled back alone, and if the transaction as a whole
+fails each write is run again alone so that each caller gets its own true answer.
+Reads run beside the writer and never wait for it."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from service_helpers import START
+
+from bot.store import ActionRecord, NewGame, SeqConflictError, SnapshotRecord, SqliteStore
+from bot.store import sqlite_workers as workers
+from bot.store.records import DigestRecord
+
+pytestmark = pytest.mark.sqlite_only
+
+
+class Held:
+    """Keeps the writer busy until `release`, so that the writes sent meanwhile queue
+    up behind it (as they do behind a commit waiting for the disk)."""
+
+    def __init__(self, store: SqliteStore) -> None:
+        self.gate = threading.Event()
+        self.job = asyncio.ensure_future(store._on_writer(lambda db: self.gate.wait(10)))
+
+    async def release(self) -> None:
+        self.gate.set()
+        assert await self.job
+
+
+def record_batches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The size of every batch the writer commits together from now on."""
+    sizes: list[int] = []
+    together = workers._together
+
+    def counting(db: sqlite3.Connection, batch: list[workers.Job]) -> Any:
+        sizes.append(len(batch))
+        return together(db, batch)
+
+    monkeypatch.setattr(workers, "_together", counting)
+    return sizes
+
+
+async def started_game(store: SqliteStore) -> int:
+    game = await store.create_game(NewGame("test", "{}", 1, 60, START), seat_creator=True)
+    assert await store.start_game(
+        game.id, seed=1, seats=[], snapshot=SnapshotRecord(game.id, 0, "s0"), waiting=[], at=START
+    )
+    return game.id
+
+
+async def test_writes_that_queue_up_are_committed_together_and_answered_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with SqliteStore(tmp_path / "g.db") as store:
+        game_ids = [await started_game(store) for _ in range(3)]
+        sizes = record_batches(monkeypatch)
+        held = Held(store)
+        appends = [
+            asyncio.ensure_future(
+                store.append_action(
+                    ActionRecord(game_id, 1, 0, f"first of {game_id}", START),
+                    SnapshotRecord(game_id, 1, "s1"),
+                )
+            )
+            for game_id in game_ids
+        ]
+        # the same seq of the first game again: it loses, alone
+        clash = asyncio.ensure_future(
+            store.append_action(
+                ActionRecord(game_ids[0], 1, 0, "second", START),
+                SnapshotRecord(game_ids[0], 1, "s1 again"),
+            )
+        )
+        digests = [
+            asyncio.ensure_future(store.put_digest(DigestRecord(user, START, None)))
+            for user in range(20)
+        ]
+        await asyncio.sleep(0.05)
+        assert not any(f.done() for f in [*appends, clash, *digests])  # none answered yet
+        await held.release()
+        assert await asyncio.gather(*appends) == [[], [], []]
+        with pytest.raises(SeqConflictError):
+            await clash
+        await asyncio.gather(*digests)
+        assert sizes == [24]  # one transaction: one wait for the disk
+        for game_id in game_ids:
+            assert [a.notation for a in await store.actions(game_id)] == [f"first of {game_id}"]
+        assert all([await store.digest(user) for user in range(20)])
+
+
+async def test_when_the_shared_transaction_fails_each_write_runs_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def digest(user: int) -> Callable[[sqlite3.Connection], int]:
+        def work(db: sqlite3.Connection) -> int:
+            db.execute("INSERT INTO digests (user_id) VALUES (?)", (user,))
+            return user
+
+        return work
+
+    def breaks_the_transaction(db: sqlite3.Connection) -> None:
+        db.execute("INSERT INTO digests (user_id) VALUES (2)")
+        db.execute("ROLLBACK")  # as SQLite does by itself after some errors
+        raise RuntimeError("the transaction is gone")
+
+    async with SqliteStore(tmp_path / "g.db") as store:
+        sizes = record_batches(monkeypatch)
+        held = Held(store)
+        first = asyncio.ensure_future(store._write(digest(1)))
+        broken = asyncio.ensure_future(store._write(breaks_the_transaction))
+        last = asyncio.ensure_future(store._write(digest(3)))
+        await asyncio.sleep(0.05)
+        await held.release()
+        assert await first == 1 and await last == 3
+        with pytest.raises(RuntimeError, match="the transaction is gone"):
+            await broken
+        assert sizes == [3]
+        users = await store._read(lambda db: db.execute("SELECT user_id FROM digests").fetchall())
+        assert sorted(u for (u,) in users) == [1, 3]
+
+
+async def test_reads_do_not_wait_for_the_writer(tmp_path: Path) -> None:
+    async with SqliteStore(tmp_path / "g.db") as store:
+        game_id = await started_game(store)
+        held = Held(store)
+        write = asyncio.ensure_future(
+            store.append_action(
+                ActionRecord(game_id, 1, 0, "end", START), SnapshotRecord(game_id, 1, "s1")
+            )
+        )
+        # the writer is busy: a read still answers, from the last commit
+        loaded = await asyncio.wait_for(store.load_game(game_id), timeout=5)
+        assert loaded is not None and loaded.last_seq == 0 and not write.done()
+        await held.release()
+        await write
+        loaded = await store.load_game(game_id)
+        assert loaded is not None and loaded.last_seq == 1
