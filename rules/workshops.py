@@ -6,14 +6,23 @@ player whose network touches the site may use it once per open entrance
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 
 from rules.actions import PYRAMID_SLOTS, Pay, UseWorkshop, format_bundle
-from rules.content import Conversion, load_content
+from rules.content import Conversion, WorkshopInfo, load_content
 from rules.errors import IllegalActionError
-from rules.mountain import any_network, geo, own_network
+from rules.indexed import bits
+from rules.mountain import any_network, board_memo, geo, own_network
 from rules.payment import available_tokens, gain, resolve_payment, spend
 from rules.resources import RESOURCE_BY_NAME, Resource
 from rules.state import State, Turn
+
+
+@cache
+def workshop_info(workshop_id: str) -> WorkshopInfo:
+    """A workshop of the content (`Content.workshop`, kept at hand: the rules look
+    workshops up at every use)."""
+    return load_content().workshop(workshop_id)
 
 
 def open_entrances(state: State, site: str) -> int:
@@ -28,12 +37,19 @@ def open_entrances(state: State, site: str) -> int:
 def workshop_uses(state: State, seat: int, site: str) -> int:
     """How many times this player may use the workshop on `site` this turn: once per
     open entrance (touching anyone's network), if their own network touches one."""
+    return _uses(state, seat).get(site, 0)
+
+
+def _uses(state: State, seat: int) -> dict[str, int]:
+    """`workshop_uses` of every workshop site next to this player's network, worked out
+    once per board."""
+    return board_memo(state, ("workshop uses", seat), lambda: _work_out_uses(state, seat))
+
+
+def _work_out_uses(state: State, seat: int) -> dict[str, int]:
     g = geo(state)
-    if site not in g.bits:
-        return 0
-    if not g.spread(1 << g.bit(site)) & own_network(state, seat):
-        return 0
-    return open_entrances(state, site)
+    near = g.spread(own_network(state, seat)) & g.sites
+    return {g.names[b]: open_entrances(state, g.names[b]) for b in bits(near)}
 
 
 def conversion_bundles(conv: Conversion) -> tuple[tuple[Resource, ...], tuple[Resource, ...]]:
@@ -42,9 +58,22 @@ def conversion_bundles(conv: Conversion) -> tuple[tuple[Resource, ...], tuple[Re
     return give, get
 
 
+@cache
+def conversions(
+    workshop_id: str,
+) -> tuple[tuple[Conversion, tuple[Resource, ...], tuple[Resource, ...], Counter[Resource]], ...]:
+    """Each conversion of a workshop with what it gives and gets (`conversion_bundles`)
+    and what it gives counted (built once per workshop)."""
+    out = []
+    for conv in workshop_info(workshop_id).conversions:
+        give, get = conversion_bundles(conv)
+        out.append((conv, give, get, Counter(give)))
+    return tuple(out)
+
+
 def match_conversion(workshop_id: str, action: UseWorkshop) -> Conversion:
     """The workshop conversion an action performs, or an error naming the valid ones."""
-    workshop = load_content().workshop(workshop_id)
+    workshop = workshop_info(workshop_id)
     for conv in workshop.conversions:
         give, get = conversion_bundles(conv)
         if conv.move_from_troll:
@@ -84,7 +113,7 @@ def apply_conversion(
         spend(state, seat, [action.move])
         gain(state, seat, [action.move.resource])
         return
-    name = load_content().workshop(workshop_id).name
+    name = workshop_info(workshop_id).name
     tokens = resolve_payment(
         state,
         seat,
@@ -98,7 +127,7 @@ def apply_conversion(
 
 
 def _check_move(state: State, seat: int, workshop_id: str, move: Pay) -> None:
-    name = load_content().workshop(workshop_id).name
+    name = workshop_info(workshop_id).name
     if move.source not in PYRAMID_SLOTS:
         raise IllegalActionError(
             f"The {name} moves a resource from one of your trolls, not from storage.",
