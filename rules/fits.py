@@ -35,7 +35,7 @@ def fits(state: State, seat: int) -> Fits | None:
     own = own_network(state, seat)
     if not own:
         return None
-    return board_memo(state, ("fits", seat), lambda: Fits(state, seat, own))
+    return board_memo(state, ("fits", seat), Fits, state, seat, own)
 
 
 class Fits:

@@ -70,7 +70,7 @@ mask of the origins (the corner of its bounding box) where it lies on tunnels al
 def _hall_fits(state: State, seat: int) -> Callable[[str], tuple[HallFit, ...]]:
     """Where each hall fits over this player's tunnels on this board (per hall, as
     asked, and kept with the board: the halls left are the caller's to apply)."""
-    return board_memo(state, ("hall fits", seat), lambda: _HallFits(state, seat))
+    return board_memo(state, ("hall fits", seat), _HallFits, state, seat)
 
 
 class _HallFits:

@@ -22,28 +22,26 @@ from typing import Literal
 from rules import engine, halls, horde, statues, steps, tunnels, workshops
 from rules.actions import (
     PYRAMID_ROWS,
-    STORE,
     Action,
     Cast,
     EndTurn,
     Keep,
-    Pay,
     PlaceGate,
     Trade,
-    UseWorkshop,
     action_kind,
 )
 from rules.content import load_content
 from rules.errors import RulesError
-from rules.indexed import Bundles, Chained, Indexed, Mapped
+from rules.indexed import Bundles, Chained, Indexed
 from rules.mountain import geo
-from rules.payment import available_tokens, owned_counts, pay_text
+from rules.payment import owned_counts
 from rules.resources import RESOURCES, RUNE, Clan, Resource
 from rules.spell_effects import effect_rule
 from rules.spells import NONE, spell_info
 from rules.state import State
 
 KINDS = steps.KINDS
+_EVERY_KIND = frozenset(KINDS)
 
 
 class LegalActions:
@@ -193,6 +191,14 @@ class AvailableKinds:
                 raise KeyError(kind)
             known = self._known[kind] = self._allowed(kind) and self.possible(kind)
         return known
+
+    def maybe(self) -> frozenset[str]:
+        """The kinds the turn's steps may allow now (every kind outside a turn): a
+        kind not among them is not available, and needs no asking."""
+        kinds = self._turn_kinds
+        if kinds is False:
+            kinds = self._turn_kinds = steps.turn_kinds(self.state, self.seat)
+        return _EVERY_KIND if kinds is None else kinds[0] | kinds[1]
 
     def _allowed(self, kind: str) -> bool:
         """`steps.allows`, from the kinds a turn's steps allow (`steps.turn_kinds`)."""
@@ -365,66 +371,7 @@ def use_actions(state: State, seat: int) -> Iterator[Action]:
 def _use_options(
     state: State, seat: int, counts: Counter[Resource] | None = None
 ) -> Iterator[Action]:
-    yield from UseOptions(state, seat, counts)
-
-
-class UseOptions(Chained[UseWorkshop]):
-    """Every workshop use the player may make now (the turn's steps aside): the sites
-    in order, each conversion of the site's workshop in order, and for each what it
-    may take (each token it may move to storage, each bundle of any resources it may
-    give, or its fixed cost), as a sequence that counts them and makes only the ones
-    asked for."""
-
-    __slots__ = ()
-
-    def __init__(self, state: State, seat: int, counts: Counter[Resource] | None = None) -> None:
-        parts: list[Indexed[UseWorkshop]] = []
-        turn = state.turn
-        held: list[Pay] | None = None  # what a move to storage may take, once needed
-        wild_carts: int | None = None
-        for site, workshop_id in sorted(state.board.workshops.items()):
-            if turn is None or turn.workshop not in (None, site):
-                continue
-            if turn.workshop_uses >= workshops.workshop_uses(state, seat, site):
-                continue
-            if counts is None:
-                counts = owned_counts(state, seat)
-            for conv, give, get, need in workshops.conversions(workshop_id):
-                if conv.move_from_troll:
-                    if held is None:
-                        held = sorted(
-                            {
-                                t
-                                for t in available_tokens(state, seat, held=True)
-                                if t.source != STORE
-                            },
-                            key=pay_text,
-                        )
-                    parts.append(Mapped(held, _mover(site)))
-                elif conv.give_any:
-                    bundles = Bundles([counts[r] for r in RESOURCES], conv.give_any)
-                    parts.append(Mapped(bundles, _giver(site, get)))
-                else:
-                    have: dict[Resource, int] = counts
-                    if conv.wild_carts_only:  # the carts it takes are wild ones only
-                        if wild_carts is None:
-                            wild_carts = sum(
-                                1
-                                for t in available_tokens(state, seat, wild_carts_only=True)
-                                if t.resource == Resource.CART
-                            )
-                        have = {**counts, Resource.CART: wild_carts}
-                    if all(have.get(r, 0) >= n for r, n in need.items()):
-                        parts.append([UseWorkshop(site, give, get)])
-        super().__init__(parts)
-
-
-def _mover(site: str) -> Callable[[Pay], UseWorkshop]:
-    return lambda tok: UseWorkshop(site, move=tok)
-
-
-def _giver(site: str, get: tuple[Resource, ...]) -> Callable[[tuple[int, ...]], UseWorkshop]:
-    return lambda bundle: UseWorkshop(site, tuple(RESOURCES[r] for r in bundle), get)
+    yield from workshops.UseOptions(state, seat, counts)
 
 
 def trade_actions(state: State, seat: int) -> Iterator[Action]:
@@ -581,7 +528,7 @@ _LISTINGS: dict[str, Callable[[AvailableKinds], Indexed[Action]]] = {
     "keep": lambda k: list(_keep_options(k.state, k.seat)),
     "gate": lambda k: list(_gate_options(k.state, k.seat)),
     "cast": lambda k: list(_cast_options(k.state, k.seat)),
-    "use": lambda k: UseOptions(k.state, k.seat, k.counts()),
+    "use": lambda k: workshops.UseOptions(k.state, k.seat, k.counts()),
     "trade": lambda k: trade_options(k.state, k.seat, k.counts()),
     "recruit": lambda k: horde.recruit_options(k.state, k.seat, k.counts()),
     "dig": lambda k: Chained(

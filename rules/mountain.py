@@ -142,7 +142,12 @@ def geometry(side: str) -> Geometry:
 
 
 def geo(state: State) -> Geometry:
-    return geometry(state.config.board_side)
+    """The geometry of the state's board side (kept with the board: asked all the time)."""
+    kept = state.board.__dict__
+    g = kept.get("_geometry")
+    if g is None:
+        g = kept["_geometry"] = geometry(state.config.board_side)
+    return g
 
 
 @dataclass
@@ -186,15 +191,16 @@ def networks(state: State) -> Networks:
     return nets
 
 
-def board_memo(state: State, key: Hashable, make: Callable[[], T]) -> T:
+def board_memo(state: State, key: Hashable, make: Callable[..., T], *args: object) -> T:
     """A value worked out from the pieces on the board alone (and the content), kept
     until a piece is laid or removed: where tiles fit for a seat, which pieces a
     statue can reach. What may change without a piece (statues, the supply, a purse)
-    is for the caller to apply to the value, never part of it."""
+    is for the caller to apply to the value, never part of it. `make(*args)` works
+    it out the first time."""
     memo = networks(state).memo
     if key in memo:
         return cast(T, memo[key])
-    value = memo[key] = make()
+    value = memo[key] = make(*args)
     return value
 
 
@@ -260,7 +266,7 @@ def own_network(state: State, seat: int) -> int:
 def opponents_networks(state: State, seat: int) -> int:
     """Cells of every network this seat may not touch: those holding the gate of a
     player who is not this seat's team partner."""
-    return board_memo(state, ("opponents", seat), lambda: _opponents(state, seat))
+    return board_memo(state, ("opponents", seat), _opponents, state, seat)
 
 
 def _opponents(state: State, seat: int) -> int:
@@ -278,7 +284,7 @@ def _opponents(state: State, seat: int) -> int:
 
 def any_network(state: State) -> int:
     """Cells of every player's network."""
-    return board_memo(state, "any network", lambda: _any_network(state))
+    return board_memo(state, "any network", _any_network, state)
 
 
 def _any_network(state: State) -> int:

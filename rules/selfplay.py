@@ -53,10 +53,13 @@ def _random_kind(available: AvailableKinds, rng: random.Random) -> str:
     last = len(KINDS) - 1
     draw = rng.random
     known: dict[str, bool] = {}
+    maybe = available.maybe()
     for _ in range(64):
         # one weighted draw as `rng.choices(KINDS, cum_weights=...)` makes it (a random
         # number bisected into the running totals), without its call per redraw
         kind = KINDS[bisect(cum_weights, draw() * total, 0, last)]
+        if kind not in maybe:
+            continue
         ok = known.get(kind)
         if ok is None:
             ok = known[kind] = kind in available

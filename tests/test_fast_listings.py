@@ -20,7 +20,6 @@ from rules.game import Game
 from rules.indexed import Bundles, Chained, Groups, Indexed, Mapped, bits, kth_bit
 from rules.legal import (
     AvailableKinds,
-    UseOptions,
     cast_actions_for,
     cast_options,
     legal_actions,
@@ -232,7 +231,7 @@ def test_hall_options_are_the_plain_halls(players: int, seed: int) -> None:
 def test_workshop_uses_are_the_plain_uses(players: int, seed: int) -> None:
     used = 0
     for state, seat in _seated(players, seed, every=2):
-        options = UseOptions(state, seat)
+        options = workshops.UseOptions(state, seat)
         assert _indexed_like_iterated(options) == _plain_uses(state, seat)
         used += len(options)
         for site in state.board.workshops:
@@ -326,6 +325,7 @@ def test_the_turn_kinds_are_what_allows_answers(players: int, seed: int) -> None
         available = AvailableKinds(state, seat)
         for kind in ("hall", "move", "end"):
             assert (kind in available) == bool(legal_actions(state, seat, kind))
+        assert {k for k in steps.KINDS if k in available} <= available.maybe()
 
 
 @pytest.mark.parametrize(
