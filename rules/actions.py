@@ -28,6 +28,7 @@ from typing import TypeAlias
 from rules.errors import NotationError
 from rules.resources import (
     CLAN_BY_NAME,
+    NAME,
     RESOURCE_BY_NAME,
     RESOURCES,
     STATUE_CLANS,
@@ -216,9 +217,27 @@ def _cell_key(cell: str) -> tuple[int, int]:
     return int(cell[1:]), ord(cell[0])
 
 
+class _CellKeys(dict[str, tuple[int, int]]):
+    """`_cell_key` of every cell a board can have, looked up (sorting by a dict's
+    `__getitem__` runs no Python per cell); other names are worked out as asked."""
+
+    def __missing__(self, cell: str) -> tuple[int, int]:
+        return _cell_key(cell)
+
+
+_CELL_KEYS = _CellKeys(
+    {
+        f"{col}{row}": (row, ord(col))
+        for col in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        for row in range(1, 100)
+    }
+)
+_by_cell = _CELL_KEYS.__getitem__
+
+
 def format_cells(cells: tuple[str, ...], mark: str | None) -> str:
     """`("G7", "F7")`, mark `G7` -> `F7+G7*` (reading order; `*` marks an anchor/altar)."""
-    return "+".join(c + ("*" if c == mark else "") for c in sorted(cells, key=_cell_key))
+    return "+".join(c + ("*" if c == mark else "") for c in sorted(cells, key=_by_cell))
 
 
 def parse_cells(text: str) -> tuple[tuple[str, ...], str | None]:
@@ -233,7 +252,7 @@ def parse_cells(text: str) -> tuple[tuple[str, ...], str | None]:
                 raise NotationError("Mark only one cell with '*'.")
             mark = cell
         cells.append(cell)
-    result = tuple(sorted(cells, key=_cell_key))
+    result = tuple(sorted(cells, key=_by_cell))
     if len(set(result)) != len(result):
         raise NotationError("A cell is listed twice.")
     if format_cells(result, mark) != text:
@@ -258,11 +277,11 @@ class Dig:
     pay: Payment = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "cells", tuple(sorted(self.cells, key=_cell_key)))
+        object.__setattr__(self, "cells", tuple(sorted(self.cells, key=_by_cell)))
         object.__setattr__(self, "workshops", tuple(sorted(self.workshops)))
 
     def words(self) -> list[str]:
-        out = [self.shape, format_cells(self.cells, self.anchor), self.mineral.value]
+        out = [self.shape, format_cells(self.cells, self.anchor), NAME[self.mineral]]
         if self.pedestal is not None:
             out += ["pedestal", self.pedestal.value]
         for site, workshop in self.workshops:
@@ -282,7 +301,7 @@ class DedicateHall:
     altar: str | None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "cells", tuple(sorted(self.cells, key=_cell_key)))
+        object.__setattr__(self, "cells", tuple(sorted(self.cells, key=_by_cell)))
 
     def __str__(self) -> str:
         return f"hall {self.hall} {format_cells(self.cells, self.altar)}"

@@ -3,46 +3,118 @@ the tunnel parts it leaves uncovered stay on the board as smaller pieces."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 
 from rules.actions import DedicateHall
 from rules.content import load_content
 from rules.errors import IllegalActionError, Named
 from rules.grid import parse_cell
-from rules.mountain import Geometry, add_piece, check_on_mountain, geo, networks, own_network
+from rules.indexed import Groups, bits, kth_bit
+from rules.mountain import (
+    Geometry,
+    add_piece,
+    board_memo,
+    check_on_mountain,
+    geo,
+    invalidate,
+    networks,
+    own_network,
+)
 from rules.shapes import Variant, hall_variants, match_variant
 from rules.state import State
 
 
 def hall_placements(state: State, seat: int) -> Iterator[DedicateHall]:
     """Every legal placement of every hall left: exactly over this player's tunnels."""
-    g = geo(state)
-    nets = networks(state)
-    own = own_network(state, seat)
-    tunnels = 0
-    for pid, pm in nets.piece_masks.items():
-        if nets.pieces[pid].kind == "tunnel" and pm & own:
-            tunnels |= pm
-    if not tunnels or tunnels.bit_count() < min(map(_hall_size, state.halls_left), default=0):
-        return
-    for hall_id in sorted(state.halls_left, key=_hall_order().__getitem__):
-        found: dict[int, int] = {}
-        for variant, offs, same in _hall_offsets(hall_id, g.stride):
-            valid = found.get(same)
-            if valid is None:  # the first orientation with these cells (altar aside)
-                # p is the corner of the bounding box, which the hall need not cover
-                valid = tunnels >> offs[0]
-                for o in offs[1:]:
-                    valid &= tunnels >> o
-                found[same] = valid
-            while valid:
-                low = valid & -valid
-                valid ^= low
-                p = low.bit_length() - 1
-                cells = tuple(g.names[p + o] for o in offs)
-                altar = None if variant.mark is None else cells[variant.mark]
-                yield DedicateHall(hall_id, cells, altar)
+    return iter(HallOptions(state, seat))
+
+
+class HallOptions:
+    """Every legal hall dedication (`hall_placements`, in its order: halls in data
+    order, then orientations, then origins in reading order) as a sequence that
+    counts them and makes only the ones asked for."""
+
+    __slots__ = ("_fits", "_groups", "names")
+
+    def __init__(self, state: State, seat: int) -> None:
+        self.names = geo(state).names
+        fits = _hall_fits(state, seat)
+        order = sorted(state.halls_left, key=_hall_order().__getitem__)
+        self._fits = [row for hall_id in order for row in fits(hall_id)]
+        self._groups = Groups(valid.bit_count() for *_, valid in self._fits)
+
+    def __len__(self) -> int:
+        return self._groups.total
+
+    def __getitem__(self, k: int) -> DedicateHall:
+        i, j = self._groups.find(k)
+        hall_id, variant, offs, valid = self._fits[i]
+        return self._hall(hall_id, variant, offs, kth_bit(valid, j))
+
+    def __iter__(self) -> Iterator[DedicateHall]:
+        for hall_id, variant, offs, valid in self._fits:
+            for p in bits(valid):
+                yield self._hall(hall_id, variant, offs, p)
+
+    def _hall(self, hall_id: str, variant: Variant, offs: tuple[int, ...], p: int) -> DedicateHall:
+        cells = tuple(self.names[p + o] for o in offs)
+        return DedicateHall(hall_id, cells, None if variant.mark is None else cells[variant.mark])
+
+
+HallFit = tuple[str, Variant, tuple[int, ...], int]
+"""A hall orientation that fits: the hall, its variant, its cells' bit offsets and the
+mask of the origins (the corner of its bounding box) where it lies on tunnels alone."""
+
+
+def _hall_fits(state: State, seat: int) -> Callable[[str], tuple[HallFit, ...]]:
+    """Where each hall fits over this player's tunnels on this board (per hall, as
+    asked, and kept with the board: the halls left are the caller's to apply)."""
+    return board_memo(state, ("hall fits", seat), _HallFits, state, seat)
+
+
+class _HallFits:
+    """Where each hall fits over one seat's tunnels, hall by hall as asked (each shift
+    of the tunnels worked out once)."""
+
+    __slots__ = ("_known", "_shifted", "stride", "tunnels")
+
+    def __init__(self, state: State, seat: int) -> None:
+        nets = networks(state)
+        own = own_network(state, seat)
+        tunnels = 0
+        for pid, pm in nets.piece_masks.items():
+            if nets.pieces[pid].kind == "tunnel" and pm & own:
+                tunnels |= pm
+        self.tunnels = tunnels
+        self.stride = geo(state).stride
+        self._known: dict[str, tuple[HallFit, ...]] = {}
+        self._shifted: dict[int, int] = {}  # the tunnels shifted down by an offset
+
+    def __call__(self, hall_id: str) -> tuple[HallFit, ...]:
+        rows = self._known.get(hall_id)
+        if rows is None:
+            tunnels = self.tunnels
+            found: dict[int, int] = {}
+            out = []
+            if tunnels.bit_count() >= _hall_size(hall_id):
+                for variant, offs, same in _hall_offsets(hall_id, self.stride):
+                    valid = found.get(same)
+                    if valid is None:  # the first orientation with these cells (altar aside)
+                        # p is the corner of the bounding box, which the hall need not cover
+                        valid = -1
+                        for o in offs:
+                            shifted = self._shifted.get(o)
+                            if shifted is None:
+                                shifted = self._shifted[o] = tunnels >> o
+                            valid &= shifted
+                            if not valid:  # no origin left: the other cells need no look
+                                break
+                        found[same] = valid
+                    if valid:
+                        out.append((hall_id, variant, offs, valid))
+            rows = self._known[hall_id] = tuple(out)
+        return rows
 
 
 def check_hall(state: State, seat: int, action: DedicateHall) -> None:
@@ -100,9 +172,10 @@ def dedicate_hall(state: State, seat: int, action: DedicateHall, *, checked: boo
     # -- carry it out ------------------------------------------------------------------
     hall_cells = set(action.cells)
     board = state.board
+    board.pieces[:] = [p for p in board.pieces if p.id not in covered]
+    invalidate(board)  # the networks lose pieces: worked out anew
     for pid in covered:
         piece = nets.pieces[pid]
-        board.pieces.remove(piece)
         rest = [c for c in piece.cells if c not in hall_cells]
         if piece.pedestal is not None and piece.anchor in hall_cells:
             board.lost_pedestals += 1

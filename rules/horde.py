@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 
 from rules.actions import Recruit
 from rules.content import load_content
@@ -12,7 +13,6 @@ from rules.errors import IllegalActionError, Listed, Phrase
 from rules.payment import ANY, owned_counts, resolve_payment, spend
 from rules.pyramid import (
     ALL_HORDE_SLOTS,
-    HORDE_POSITIONS,
     HORDE_SLOTS,
     bribe_targets,
     cascade,
@@ -20,7 +20,7 @@ from rules.pyramid import (
     new_troll,
     open_slots,
 )
-from rules.resources import Clan, Resource
+from rules.resources import CLAN_BY_NAME, COIN, NAME, Clan, Resource
 from rules.state import HordeSlot, State
 
 FLAG_ANY_BRIBES = "any_bribes"
@@ -35,22 +35,37 @@ def slot_at(state: State, slot: str) -> HordeSlot:
 def bribed_slots(state: State, slot: str, flags: list[str]) -> list[str]:
     """The horde slots that receive a bribe when `slot` is recruited (empty slots, and
     level-1 slots under Horde's Favour, are skipped)."""
-    skip_level1 = FLAG_NO_LEVEL1_BRIBES in flags
-    horde = state.horde
-    out = []
-    for target in bribe_targets(slot):
-        if skip_level1 and target.startswith("1."):
-            continue
-        row, j = HORDE_POSITIONS[target]
-        if horde[row][j].card is not None:
-            out.append(target)
-    return out
+    taking = _taking_bribes(_filled(state), flags)
+    return [ALL_HORDE_SLOTS[t] for t in _targets(slot) if taking[t]]
+
+
+def _filled(state: State) -> list[bool]:
+    """Per horde slot (`ALL_HORDE_SLOTS` order), whether it holds a troll."""
+    return [hs.card is not None for row in state.horde for hs in row]
+
+
+def _taking_bribes(filled: list[bool], flags: list[str]) -> list[bool]:
+    """Per horde slot, whether it takes a bribe when a troll above it is recruited: it
+    holds a troll (`filled`), and is not level 1 under Horde's Favour."""
+    if FLAG_NO_LEVEL1_BRIBES not in flags:
+        return filled
+    level1 = len(HORDE_SLOTS[0])
+    return [False] * level1 + filled[level1:]
+
+
+@cache
+def _targets(slot: str) -> tuple[int, ...]:
+    """`bribe_targets` as places in `ALL_HORDE_SLOTS`."""
+    return tuple(ALL_HORDE_SLOTS.index(target) for target in bribe_targets(slot))
 
 
 def bribe_need(state: State, slot: str, flags: list[str]) -> list[Resource | None]:
-    n = len(bribed_slots(state, slot, flags))
-    kind: Resource | None = ANY if FLAG_ANY_BRIBES in flags else Resource.COIN
-    return [kind] * n
+    return [bribe_kind(flags)] * len(bribed_slots(state, slot, flags))
+
+
+def bribe_kind(flags: list[str]) -> Resource | None:
+    """What each bribe is paid with: a coin, or any resource under Golden Mask."""
+    return ANY if FLAG_ANY_BRIBES in flags else COIN
 
 
 def recruit(state: State, seat: int, action: Recruit) -> None:
@@ -112,7 +127,7 @@ def recruit(state: State, seat: int, action: Recruit) -> None:
     # -- everything is checked: carry it out ----------------------------------------
     spend(state, seat, tokens)
     for target, tok in zip(targets, tokens, strict=True):
-        slot_at(state, target).bribes.append(tok.resource.value)
+        slot_at(state, target).bribes.append(NAME[tok.resource])
     account = state.account_of(seat)
     card = source.card
     for bribe in source.bribes:
@@ -188,17 +203,22 @@ def _recruitable(
     if counts is None:
         counts = owned_counts(state, seat)
     total = sum(counts.values())
-    for hs in ALL_HORDE_SLOTS:
-        if slot_at(state, hs).card is None:
+    # what pays a bribe (`bribe_need`): coins, or anything
+    coins = counts[COIN] if bribe_kind(flags) is COIN else total
+    filled = _filled(state)
+    taking = _taking_bribes(filled, flags)  # `bribed_slots` of every slot at once
+    for hs, has_troll in zip(ALL_HORDE_SLOTS, filled, strict=True):
+        if not has_troll:
             continue
-        need = bribe_need(state, hs, flags)
-        coins = sum(1 for r in need if r is not None)
-        if counts[Resource.COIN] < coins or total < len(need):
+        bribes = 0
+        for t in _targets(hs):
+            bribes += taking[t]
+        if coins < bribes or total < bribes:
             continue
         pedestals: tuple[Clan | None, ...] = (None,)
         if hs.startswith("3.") and state.bag:
             # a level-3 recruit may take a pedestal from the bag, or decline (last)
-            pedestals = (*(Clan(c) for c in sorted(set(state.bag))), None)
+            pedestals = (*(CLAN_BY_NAME[c] for c in sorted(set(state.bag))), None)
         yield hs, pedestals
 
 
@@ -237,9 +257,8 @@ def retire(state: State) -> None:
     slot keeps its pedestal)."""
     content = load_content()
     limit = content.pieces.retire_bribes
-    for row in HORDE_SLOTS:
-        for slot in row:
-            hs = slot_at(state, slot)
+    for slots, row in zip(HORDE_SLOTS, state.horde, strict=True):
+        for slot, hs in zip(slots, row, strict=True):
             if hs.card is not None and len(hs.bribes) >= limit:
                 card = hs.card
                 hs.bribes = []

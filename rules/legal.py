@@ -13,36 +13,35 @@ within a kind, from the module of its rule.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
+from typing import Literal
 
 from rules import engine, halls, horde, statues, steps, tunnels, workshops
 from rules.actions import (
     PYRAMID_ROWS,
-    STORE,
     Action,
     Cast,
     EndTurn,
     Keep,
-    MoveStatue,
-    Pay,
     PlaceGate,
     Trade,
-    UseWorkshop,
     action_kind,
 )
 from rules.content import load_content
 from rules.errors import RulesError
+from rules.indexed import Bundles, Chained, Indexed
 from rules.mountain import geo
-from rules.payment import available_tokens, owned_counts
-from rules.resources import RESOURCES, Clan, Resource
+from rules.payment import owned_counts
+from rules.resources import RESOURCES, RUNE, Clan, Resource
 from rules.spell_effects import effect_rule
-from rules.spells import NONE
+from rules.spells import NONE, spell_info
 from rules.state import State
 
 KINDS = steps.KINDS
+_EVERY_KIND = frozenset(KINDS)
 
 
 class LegalActions:
@@ -152,23 +151,36 @@ def kind_available(state: State, seat: int, kind: str) -> bool:
 
 class AvailableKinds:
     """Which kinds of action `seat` may take in `state`, answered kind by kind (`kind in
-    available`) without listing actions, and remembered: what the kinds share (the
-    player's resources; whether a recruit or a dig is possible, which also decides
-    whether the turn still owes one) is worked out once. A view of one decision: build
-    a new one once the state has changed.
+    available`) and remembered: what the kinds share (the player's resources; whether
+    a recruit or a dig is possible, which also decides whether the turn still owes
+    one) is worked out once. A view of one decision: build a new one once the state
+    has changed.
 
-    `actions(kind)` lists the legal actions of a kind as `legal_actions` does, without
-    asking the turn's steps again.
+    `options(kind)` gives the legal actions of a kind in the order of `legal_actions`
+    as a sequence that counts them and makes only the ones asked for (the ones worked
+    out to answer `in` are kept for it), without asking the turn's steps again.
     """
 
-    __slots__ = ("_counts", "_known", "_possible", "seat", "state")
+    __slots__ = (
+        "_counts",
+        "_known",
+        "_listed",
+        "_placements",
+        "_possible",
+        "_turn_kinds",
+        "seat",
+        "state",
+    )
 
     def __init__(self, state: State, seat: int) -> None:
         self.state = state
         self.seat = seat
         self._known: dict[str, bool] = {}
         self._possible: dict[str, bool] = {}
+        self._listed: dict[str, Indexed[Action]] = {}
         self._counts: Counter[Resource] | None = None
+        self._placements: tunnels.PayablePlacements | None = None
+        self._turn_kinds: steps.TurnKinds | Literal[False] | None = False  # False: not yet
 
     def __contains__(self, kind: object) -> bool:
         if not isinstance(kind, str):
@@ -177,9 +189,28 @@ class AvailableKinds:
         if known is None:
             if kind not in _POSSIBLE:
                 raise KeyError(kind)
-            allowed = steps.allows(self.state, self.seat, kind, self.possible)
-            known = self._known[kind] = allowed and self.possible(kind)
+            known = self._known[kind] = self._allowed(kind) and self.possible(kind)
         return known
+
+    def maybe(self) -> frozenset[str]:
+        """The kinds the turn's steps may allow now (every kind outside a turn): a
+        kind not among them is not available, and needs no asking."""
+        kinds = self._turn_kinds
+        if kinds is False:
+            kinds = self._turn_kinds = steps.turn_kinds(self.state, self.seat)
+        return _EVERY_KIND if kinds is None else kinds[0] | kinds[1]
+
+    def _allowed(self, kind: str) -> bool:
+        """`steps.allows`, from the kinds a turn's steps allow (`steps.turn_kinds`)."""
+        kinds = self._turn_kinds
+        if kinds is False:
+            kinds = self._turn_kinds = steps.turn_kinds(self.state, self.seat)
+        if kinds is None:
+            return steps.allows(self.state, self.seat, kind, self.possible)
+        sure, unless_due = kinds
+        if kind in sure:
+            return True
+        return kind in unless_due and not steps.main_due(self.state, self.seat, self.possible)
 
     def possible(self, kind: str) -> bool:
         """Whether an action of `kind` is possible, the turn's steps aside (what
@@ -195,12 +226,32 @@ class AvailableKinds:
             self._counts = owned_counts(self.state, self.seat)
         return self._counts
 
+    def placements(self) -> tunnels.PayablePlacements:
+        """The tunnel placements the player can pay for (the turn's steps aside),
+        worked out once."""
+        if self._placements is None:
+            self._placements = tunnels.PayablePlacements(self.state, self.seat, self.counts())
+        return self._placements
+
+    def options(self, kind: str) -> Indexed[Action]:
+        """The legal actions of `kind` (none if it is not available), in the order of
+        `legal_actions`, as a sequence (`len`, `[k]`, iteration)."""
+        if kind not in self:
+            return ()
+        return self.listing(kind)
+
+    def listing(self, kind: str) -> Indexed[Action]:
+        """The actions of `kind` the player could take if the turn's steps allowed it
+        (`options` once they do), worked out once."""
+        listed = self._listed.get(kind)
+        if listed is None:
+            listed = self._listed[kind] = _LISTINGS[kind](self)
+        return listed
+
     def actions(self, kind: str) -> list[Action]:
         """The legal actions of `kind` (none if it is not available), in the order of
-        `legal_actions`."""
-        if kind not in self:
-            return []
-        return list(_OPTIONS[kind](self.state, self.seat))
+        `legal_actions`, as a list."""
+        return list(self.options(kind))
 
 
 # --- each kind: its legal actions (the turn's steps asked first), its options (the turn's
@@ -241,7 +292,7 @@ def cast_actions(state: State, seat: int) -> Iterator[Action]:
 
 def _cast_options(state: State, seat: int) -> Iterator[Action]:
     counts = owned_counts(state, seat)
-    if counts[Resource.RUNE] < 1:
+    if counts[RUNE] < 1:
         return
     for slot in state.spellbook:
         yield from cast_actions_for(state, seat, slot.spell, counts)
@@ -249,7 +300,7 @@ def _cast_options(state: State, seat: int) -> Iterator[Action]:
 
 def _can_cast(kinds: AvailableKinds) -> bool:
     # with a rune every spell of the spellbook can be cast for nothing (`none`)
-    return bool(kinds.state.spellbook) and kinds.counts()[Resource.RUNE] >= 1
+    return bool(kinds.state.spellbook) and kinds.counts()[RUNE] >= 1
 
 
 def spell_casts(state: State, seat: int, spell_id: str) -> Iterator[Action]:
@@ -265,12 +316,51 @@ def cast_actions_for(
     """The legal ways to cast one spell of the spellbook (`none` last)."""
     if counts is None:
         counts = owned_counts(state, seat)
-    if counts[Resource.RUNE] < 1:
+    if counts[RUNE] < 1:
         return
-    spell = load_content().spell(spell_id)
+    spell = spell_info(spell_id)
     for args in effect_rule(spell.effect).choices(state, seat, spell.effect, counts):
         yield Cast(spell.id, args)
     yield Cast(spell.id, (NONE,))
+
+
+class CastOptions:
+    """The legal casts of one spell (`cast_actions_for`, in its order: each choice of
+    its effect, then `none`) as a sequence that makes only the casts asked for, for
+    the effects that count their choices without making them (`EffectRule.options`)."""
+
+    __slots__ = ("args", "spell")
+
+    def __init__(self, spell: str, args: Indexed[tuple[str, ...]] | None) -> None:
+        self.spell = spell
+        self.args = args  # None: the spell cannot be cast
+
+    def __len__(self) -> int:
+        return 0 if self.args is None else len(self.args) + 1
+
+    def __getitem__(self, k: int) -> Cast:
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        assert self.args is not None
+        return Cast(self.spell, self.args[k] if k < len(self.args) else (NONE,))
+
+    def __iter__(self) -> Iterator[Cast]:
+        for k in range(len(self)):
+            yield self[k]
+
+
+def cast_options(
+    state: State, seat: int, spell_id: str, counts: dict[Resource, int] | None = None
+) -> CastOptions:
+    """The legal ways to cast one spell of the spellbook, as `CastOptions`."""
+    if counts is None:
+        counts = owned_counts(state, seat)
+    if counts[RUNE] < 1:
+        return CastOptions(spell_id, None)
+    spell = spell_info(spell_id)
+    return CastOptions(
+        spell.id, effect_rule(spell.effect).options(state, seat, spell.effect, counts)
+    )
 
 
 def use_actions(state: State, seat: int) -> Iterator[Action]:
@@ -281,45 +371,7 @@ def use_actions(state: State, seat: int) -> Iterator[Action]:
 def _use_options(
     state: State, seat: int, counts: Counter[Resource] | None = None
 ) -> Iterator[Action]:
-    turn = state.turn
-    if turn is None:
-        return
-    content = load_content()
-    held: list[Pay] | None = None  # what a move to storage may take, once needed
-    wild_carts: int | None = None
-    for site, workshop_id in sorted(state.board.workshops.items()):
-        if turn.workshop not in (None, site):
-            continue
-        if turn.workshop_uses >= workshops.workshop_uses(state, seat, site):
-            continue
-        if counts is None:
-            counts = owned_counts(state, seat)
-        for conv in content.workshop(workshop_id).conversions:
-            give, get = workshops.conversion_bundles(conv)
-            if conv.move_from_troll:
-                if held is None:
-                    held = sorted(
-                        {t for t in available_tokens(state, seat, held=True) if t.source != STORE},
-                        key=str,
-                    )
-                for tok in held:
-                    yield UseWorkshop(site, move=tok)
-            elif conv.give_any:
-                for combo in combinations_with_replacement(RESOURCES, conv.give_any):
-                    if all(counts[r] >= combo.count(r) for r in combo):
-                        yield UseWorkshop(site, combo, get)
-            else:
-                have = dict(counts)
-                if conv.wild_carts_only:
-                    if wild_carts is None:
-                        wild_carts = sum(
-                            1
-                            for t in available_tokens(state, seat, wild_carts_only=True)
-                            if t.resource == Resource.CART
-                        )
-                    have[Resource.CART] = wild_carts
-                if all(have.get(r, 0) >= give.count(r) for r in give):
-                    yield UseWorkshop(site, give, get)
+    yield from workshops.UseOptions(state, seat, counts)
 
 
 def trade_actions(state: State, seat: int) -> Iterator[Action]:
@@ -328,38 +380,41 @@ def trade_actions(state: State, seat: int) -> Iterator[Action]:
 
 
 def _trade_options(state: State, seat: int) -> Iterator[Action]:
-    for trades in trade_groups(state, seat):
-        yield from trades
+    yield from trade_options(state, seat)
 
 
-def trade_groups(
-    state: State, seat: int, counts: Counter[Resource] | None = None
-) -> list[tuple[Trade, ...]]:
-    """The trades the player can pay for (the turn's steps aside) in the order of
-    `trade_actions`, grouped by what they give (one trade per resource to get): a
-    caller can count them, and pick one, without making the others."""
+class TradeOptions:
+    """The trades a purse can pay for, in the order of `trade_actions` (what they give
+    in the order of `combinations_with_replacement` of `RESOURCES`, then what they
+    get), as a sequence that makes only the trades asked for: `len` counts them and
+    `options[k]` works out the k-th without the ones before it."""
+
+    __slots__ = ("_gives",)
+
+    def __init__(self, have: list[int], size: int) -> None:
+        self._gives = Bundles(have, size)
+
+    def __len__(self) -> int:
+        return len(self._gives) * len(RESOURCES)
+
+    def __getitem__(self, k: int) -> Trade:
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        give, get = divmod(k, len(RESOURCES))
+        return _all_trades()[self._gives[give]][get]
+
+    def __iter__(self) -> Iterator[Trade]:
+        trades = _all_trades()
+        for give in self._gives:
+            yield from trades[give]
+
+
+def trade_options(state: State, seat: int, counts: Counter[Resource] | None = None) -> TradeOptions:
+    """The trades the player can pay for (the turn's steps aside), in the order of
+    `trade_actions`, as a `TradeOptions` sequence."""
     if counts is None:
         counts = owned_counts(state, seat)
-    rate = load_content().pieces.trade_rate
-    if sum(counts.values()) < rate:
-        return []
-    trades = _all_trades()
-    return [trades[give] for give in _bundles([counts[r] for r in RESOURCES], rate, 0)]
-
-
-def _bundles(have: list[int], size: int, start: int) -> Iterator[tuple[int, ...]]:
-    """Every bundle of `size` resources (as indices into `RESOURCES`, from `start` on)
-    taking resource i at most `have[i]` times, in the order of
-    `combinations_with_replacement`. `have` is used as scratch and left as it was."""
-    if not size:
-        yield ()
-        return
-    for i in range(start, len(have)):
-        if have[i]:
-            have[i] -= 1
-            for rest in _bundles(have, size - 1, i):
-                yield (i, *rest)
-            have[i] += 1
+    return TradeOptions([counts[r] for r in RESOURCES], load_content().pieces.trade_rate)
 
 
 def _can_trade(kinds: AvailableKinds) -> bool:
@@ -445,24 +500,12 @@ def move_actions(state: State, seat: int) -> Iterator[Action]:
 
 
 def _move_options(state: State, seat: int) -> Iterator[Action]:
-    paid: dict[str, bool] = {}  # per clan: whether a cart can move its statues
-    for origin in statues.movable_statues(state, seat):
-        clan = state.board.statues[origin]
-        if clan not in paid:
-            paid[clan] = bool(statues.cart_tokens(state, seat, clan))
-        if not paid[clan]:
-            continue
-        for target in statues.statue_moves(state, seat, origin):
-            yield MoveStatue(origin, target)
+    yield from statues.MoveOptions(state, seat)
 
 
 def end_actions(state: State, seat: int) -> Iterator[Action]:
     if steps.allows(state, seat, "end"):
         yield EndTurn()
-
-
-def _end_options(state: State, seat: int) -> Iterator[Action]:
-    yield EndTurn()
 
 
 Options = Callable[[State, int], Iterator[Action]]
@@ -480,35 +523,50 @@ _GENERATORS: dict[str, Options] = {
     "end": end_actions,
 }
 
-# the actions of each kind the turn's steps allow, without asking them
-_OPTIONS: dict[str, Options] = {
-    "keep": _keep_options,
-    "gate": _gate_options,
-    "cast": _cast_options,
-    "use": _use_options,
-    "trade": _trade_options,
-    "recruit": horde.recruit_actions,
-    "dig": tunnels.dig_actions,
-    "hall": halls.hall_placements,
-    "move": _move_options,
-    "end": _end_options,
+# every action of a kind the turn's steps would allow, as a sequence
+_LISTINGS: dict[str, Callable[[AvailableKinds], Indexed[Action]]] = {
+    "keep": lambda k: list(_keep_options(k.state, k.seat)),
+    "gate": lambda k: list(_gate_options(k.state, k.seat)),
+    "cast": lambda k: list(_cast_options(k.state, k.seat)),
+    "use": lambda k: workshops.UseOptions(k.state, k.seat, k.counts()),
+    "trade": lambda k: trade_options(k.state, k.seat, k.counts()),
+    "recruit": lambda k: horde.recruit_options(k.state, k.seat, k.counts()),
+    "dig": lambda k: Chained(
+        [tunnels.dig_options_at(k.state, k.seat, p, k.counts()) for p in k.placements()]
+    ),
+    "hall": lambda k: halls.HallOptions(k.state, k.seat),
+    "move": lambda k: statues.MoveOptions(k.state, k.seat),
+    "end": lambda k: [EndTurn()],
 }
 
 
-def _first(options: Iterable[Action]) -> bool:
-    return next(iter(options), None) is not None
+def _listed(kind: str) -> Callable[[AvailableKinds], bool]:
+    """Whether a kind is possible, from its listing (kept for `options`)."""
+    return lambda k: bool(k.listing(kind))
 
 
-# whether `_OPTIONS` of a kind would list anything, answered without listing
+def _can_recruit(k: AvailableKinds) -> bool:
+    # from the recruits if they are listed, else stopping at the first: `steps.main_due`
+    # asks often, and a recruit that is possible is not always the action taken
+    listed = k._listed.get("recruit")
+    return horde.can_recruit(k.state, k.seat, k.counts()) if listed is None else bool(listed)
+
+
+def _can_dig(k: AvailableKinds) -> bool:
+    # from the payable placements: finding the first costs about as much as all
+    return bool(k.placements())
+
+
+# whether a kind's listing would hold anything, answered without it where that is cheaper
 _POSSIBLE: dict[str, Callable[[AvailableKinds], bool]] = {
-    "keep": lambda k: _first(_keep_options(k.state, k.seat)),
-    "gate": lambda k: _first(_gate_options(k.state, k.seat)),
+    "keep": _listed("keep"),
+    "gate": _listed("gate"),
     "cast": _can_cast,
-    "use": lambda k: _first(_use_options(k.state, k.seat, k.counts())),
+    "use": _listed("use"),
     "trade": _can_trade,
-    "recruit": lambda k: horde.can_recruit(k.state, k.seat, k.counts()),
-    "dig": lambda k: tunnels.can_dig(k.state, k.seat, k.counts()),
-    "hall": lambda k: _first(halls.hall_placements(k.state, k.seat)),
-    "move": lambda k: statues.can_move_a_statue(k.state, k.seat),
+    "recruit": _can_recruit,
+    "dig": _can_dig,
+    "hall": _listed("hall"),
+    "move": _listed("move"),
     "end": lambda k: True,
 }

@@ -16,14 +16,18 @@ the partner's network is allowed (that is how they connect).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
+from typing import TypeVar, cast
 
 from rules.content import load_content
 from rules.errors import IllegalActionError, Named
 from rules.grid import cell_name, parse_cell
 from rules.resources import RESOURCE_BY_NAME, Resource
 from rules.state import Board, Piece, State
+
+T = TypeVar("T")
 
 GUARD = 6  # wider than any shape
 TIER_NAMES = ("dark gray", "gray", "brown", "orange", "yellow")
@@ -84,6 +88,14 @@ class Geometry:
     def board_cells(self) -> int:
         return self.area | self.heart
 
+    @cached_property
+    def buried_mask(self) -> int:
+        """The cells with a buried resource."""
+        out = 0
+        for b in self.buried:
+            out |= 1 << b
+        return out
+
     def on_board(self, cell: str) -> bool:
         return cell in self.bits
 
@@ -135,7 +147,12 @@ def geometry(side: str) -> Geometry:
 
 
 def geo(state: State) -> Geometry:
-    return geometry(state.config.board_side)
+    """The geometry of the state's board side (kept with the board: asked all the time)."""
+    kept = state.board.__dict__
+    g = kept.get("_geometry")
+    if g is None:
+        g = kept["_geometry"] = geometry(state.config.board_side)
+    return g
 
 
 @dataclass
@@ -148,6 +165,8 @@ class Networks:
     pieces: dict[int, Piece]
     # per seat: the cells of the network that contains that seat's gate
     own: dict[int, int] = field(default_factory=dict)
+    # what the rules work out from this version of the board (`board_memo`)
+    memo: dict[Hashable, object] = field(default_factory=dict)
 
     def piece_at(self, cell: str) -> Piece | None:
         pid = self.cell_piece.get(cell)
@@ -177,20 +196,61 @@ def networks(state: State) -> Networks:
     return nets
 
 
+def board_memo(state: State, key: Hashable, make: Callable[..., T], *args: object) -> T:
+    """A value worked out from the pieces on the board alone (and the content), kept
+    until a piece is laid or removed: where tiles fit for a seat, which pieces a
+    statue can reach. What may change without a piece (statues, the supply, a purse)
+    is for the caller to apply to the value, never part of it. `make(*args)` works
+    it out the first time."""
+    memo = networks(state).memo
+    if key in memo:
+        return cast(T, memo[key])
+    value = memo[key] = make(*args)
+    return value
+
+
 def invalidate(board: Board) -> None:
+    """Drop the networks worked out for the board (after removing a piece)."""
     board.__dict__.pop("_networks", None)
 
 
 def add_piece(
     state: State, kind: str, name: str, seat: int, cells: list[str], **extra: str | None
 ) -> Piece:
-    """Lay a piece (gate, tunnel or hall) on the mountain; the networks are rebuilt."""
+    """Lay a piece (gate, tunnel or hall) on the mountain. The networks of the board
+    before it, if worked out, are extended by it (a piece only joins or grows
+    networks); what was worked out from them (`board_memo`) is dropped."""
     board = state.board
     piece = Piece(board.next_id, kind, name, seat, list(cells), **extra)  # type: ignore[arg-type]
     board.next_id += 1
     board.pieces.append(piece)
+    before = board.__dict__.get("_networks")
     invalidate(board)
+    if before is not None:
+        board.__dict__["_networks"] = _with_piece(geo(state), before, piece)
     return piece
+
+
+def _with_piece(g: Geometry, nets: Networks, piece: Piece) -> Networks:
+    """The networks once `piece` is laid (each network floods on from what it was)."""
+    pm = g.mask(piece.cells)
+    occupied = nets.occupied | pm
+    cell_piece = dict(nets.cell_piece)
+    for c in piece.cells:
+        cell_piece[c] = piece.id
+    near = g.spread(pm)  # only the networks it touches grow
+    own = {
+        seat: _flood(g, mask, occupied) if mask & near else mask for seat, mask in nets.own.items()
+    }
+    if piece.kind == "gate":
+        own[piece.seat] = _flood(g, pm, occupied)
+    return Networks(
+        occupied,
+        {**nets.piece_masks, piece.id: pm},
+        cell_piece,
+        {**nets.pieces, piece.id: piece},
+        own,
+    )
 
 
 def check_on_mountain(g: Geometry, cell: str) -> None:
@@ -211,6 +271,10 @@ def own_network(state: State, seat: int) -> int:
 def opponents_networks(state: State, seat: int) -> int:
     """Cells of every network this seat may not touch: those holding the gate of a
     player who is not this seat's team partner."""
+    return board_memo(state, ("opponents", seat), _opponents, state, seat)
+
+
+def _opponents(state: State, seat: int) -> int:
     nets = networks(state)
     me = state.players[seat]
     out = 0
@@ -224,6 +288,11 @@ def opponents_networks(state: State, seat: int) -> int:
 
 
 def any_network(state: State) -> int:
+    """Cells of every player's network."""
+    return board_memo(state, "any network", _any_network, state)
+
+
+def _any_network(state: State) -> int:
     nets = networks(state)
     out = 0
     for mask in nets.own.values():

@@ -28,7 +28,7 @@ from itertools import compress
 from rules.actions import PYRAMID_SLOTS, STORE, Pay, Payment
 from rules.content import load_content
 from rules.errors import Amounts, IllegalActionError, Named, Phrase
-from rules.resources import RESOURCE_BY_NAME, RESOURCES, Resource, symbol_name
+from rules.resources import NAME, RESOURCE_BY_NAME, RESOURCES, Resource, symbol_name
 from rules.state import State
 
 ANY = None  # a requirement that any resource can satisfy
@@ -45,18 +45,39 @@ def clan_carts_pay(state: State) -> bool:
 def owned_counts(state: State, seat: int, *, held: bool = False) -> Counter[Resource]:
     """Every resource the player may spend on anything (storage and own trolls), or
     with `held` every resource they hold, clan carts included."""
-    trolls = load_content().trolls
-    counts: dict[Resource, int] = {}  # a plain dict first: Counter's missing keys are slow
-    for name, n in state.account_of(seat).storage.items():
-        if n:
-            counts[RESOURCE_BY_NAME[name]] = n
     clan_carts = held or clan_carts_pay(state)
+    counts: dict[Resource, int] = {}  # a plain dict first: Counter's missing keys are slow
     get = counts.get
     for troll in state.players[seat].pyramid.values():
-        for res, clan in compress(trolls[troll.card].produce, troll.held):
-            if clan is None or clan_carts:
+        for res in compress(_spendable(troll.card)[clan_carts], troll.held):
+            if res is not None:  # None: a clan cart that may not be spent
                 counts[res] = get(res, 0) + 1
-    return Counter(counts)
+    for name, n in state.account_of(seat).storage.items():
+        if n:
+            res = RESOURCE_BY_NAME[name]
+            counts[res] = get(res, 0) + n
+    return _Purse(counts)
+
+
+class _Purse(Counter[Resource]):
+    """A `Counter` of what a player owns, made from the dict counted without the
+    Python-level `Counter.__init__` (a purse is counted at every decision)."""
+
+    __slots__ = ()
+
+    def __init__(self, counts: dict[Resource, int]) -> None:
+        dict.__init__(self, counts)
+
+
+@cache
+def _spendable(card: str) -> tuple[tuple[Resource | None, ...], ...]:
+    """The resource each produce symbol of `card` gives, with clan carts as None (they
+    may not be spent) and then as carts (they may: `[clan_carts]`)."""
+    produce = load_content().trolls[card].produce
+    return (
+        tuple(None if clan is not None else res for res, clan in produce),
+        tuple(res for res, _ in produce),
+    )
 
 
 def available_tokens(
@@ -67,14 +88,18 @@ def available_tokens(
     storage, or a statue of its clan). `wild_carts_only` leaves clan carts out even in
     edition 1 (the Cartwright)."""
     out: list[Pay] = []
-    pyramid = state.players[seat].pyramid
     clan_carts: list[Pay] = []
     with_clan = held or (clan_carts_pay(state) and not wild_carts_only)
+    pyramid = state.players[seat].pyramid
     for slot in PYRAMID_SLOTS:
         troll = pyramid.get(slot)
         if troll is None:
             continue
-        for tok in compress(_troll_tokens(troll.card, slot), troll.held):
+        tokens, clan = _troll_tokens(troll.card)[slot]
+        if not clan:
+            out.extend(compress(tokens, troll.held))
+            continue
+        for tok in compress(tokens, troll.held):
             if tok.cart_clan is None:
                 out.append(tok)
             elif with_clan:
@@ -88,15 +113,42 @@ def available_tokens(
     return clan_carts + out
 
 
+def troll_tokens(state: State, seat: int) -> list[Pay]:
+    """Every token the player's trolls hold (clan carts included), slot by slot in
+    `PYRAMID_SLOTS` order, each troll's in the order of its card's symbols."""
+    out: list[Pay] = []
+    pyramid = state.players[seat].pyramid
+    for slot in PYRAMID_SLOTS:
+        troll = pyramid.get(slot)
+        if troll is not None:
+            out.extend(compress(_troll_tokens(troll.card)[slot][0], troll.held))
+    return out
+
+
 @cache
-def _troll_tokens(card: str, slot: str) -> tuple[Pay, ...]:
-    """The token each produce symbol of `card` gives when held on `slot` (built once:
-    tokens are immutable values)."""
-    return tuple(Pay(res, slot, clan) for res, clan in load_content().trolls[card].produce)
+def pay_text(tok: Pay) -> str:
+    """A token in notation (`str`), worked out once per token (tokens are few)."""
+    return str(tok)
 
 
-# each resource's name in storage and its token there, in default spending order
-_STORE_TOKENS: tuple[tuple[str, Pay], ...] = tuple((r.value, Pay(r, STORE)) for r in RESOURCES)
+def store_tokens(state: State, seat: int, resource: Resource) -> list[Pay]:
+    """The tokens of `resource` in the player's storage."""
+    return [_STORE_TOKEN[resource]] * state.account_of(seat).storage.get(NAME[resource], 0)
+
+
+@cache
+def _troll_tokens(card: str) -> dict[str, tuple[tuple[Pay, ...], bool]]:
+    """Per pyramid slot, the token each produce symbol of `card` gives when held there
+    (built once: tokens are immutable values), and whether one is a clan cart."""
+    produce = load_content().trolls[card].produce
+    clan = any(clan is not None for _, clan in produce)
+    return {
+        slot: (tuple(Pay(res, slot, clan) for res, clan in produce), clan) for slot in PYRAMID_SLOTS
+    }
+
+
+_STORE_TOKEN = {r: Pay(r, STORE) for r in RESOURCES}
+_STORE_TOKENS: tuple[tuple[str, Pay], ...] = tuple((r.value, _STORE_TOKEN[r]) for r in RESOURCES)
 
 
 def resolve_payment(
@@ -132,12 +184,13 @@ def spend(state: State, seat: int, tokens: Iterable[Pay]) -> None:
     storage = state.account_of(seat).storage
     for tok in tokens:
         if tok.source == STORE:
-            storage[tok.resource.value] -= 1
+            storage[NAME[tok.resource]] -= 1
             continue
         troll = player.pyramid[tok.source]
         produce = trolls[troll.card].produce
+        symbol = (tok.resource, tok.cart_clan)
         for i, held in enumerate(troll.held):
-            if held and produce[i] == (tok.resource, tok.cart_clan):
+            if held and produce[i] == symbol:
                 troll.held[i] = False
                 break
         else:  # pragma: no cover - resolve_payment guarantees the token exists
@@ -147,7 +200,8 @@ def spend(state: State, seat: int, tokens: Iterable[Pay]) -> None:
 def gain(state: State, seat: int, resources: Iterable[Resource]) -> None:
     storage = state.account_of(seat).storage
     for res in resources:
-        storage[res.value] = storage.get(res.value, 0) + 1
+        name = NAME[res]
+        storage[name] = storage.get(name, 0) + 1
 
 
 def describe_need(need: list[Resource | None]) -> Amounts:
@@ -160,11 +214,13 @@ def _default(pool: list[Pay], need: list[Resource | None], what: Phrase) -> list
     used = [False] * len(pool)
     chosen: list[Pay] = []
     specific = [r for r in need if r is not None]
+    after: dict[Resource, int] = {}  # per resource: where its next token may be
     for res in specific:
-        for i, tok in enumerate(pool):
-            if not used[i] and tok.resource == res:
+        for i in range(after.get(res, 0), len(pool)):
+            if pool[i].resource == res:  # the tokens before are this resource's, all used
                 used[i] = True
-                chosen.append(tok)
+                chosen.append(pool[i])
+                after[res] = i + 1
                 break
         else:
             have = sum(1 for t in pool if t.resource == res)

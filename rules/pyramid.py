@@ -53,9 +53,13 @@ def cascade_slots(slot: str) -> tuple[str, ...]:
 def open_slots(player: Player) -> list[str]:
     """Empty pyramid slots above two trolls (where a recruit may go)."""
     pyramid = player.pyramid
-    return [
-        s for s in PYRAMID_SLOTS[4:] if s not in pyramid and all(b in pyramid for b in below(s))
-    ]
+    return [s for s, a, b in _UPPER if s not in pyramid and a in pyramid and b in pyramid]
+
+
+# each slot above the bottom row with the two it stands on
+_UPPER: tuple[tuple[str, str, str], ...] = tuple(
+    (s, below(s)[0], below(s)[1]) for s in PYRAMID_SLOTS[4:]
+)
 
 
 def cascade(player: Player, slot: str) -> None:

@@ -38,6 +38,10 @@ STATUE_CLANS: tuple[Clan, ...] = (Clan.FIRE, Clan.ICE, Clan.MOON)
 
 RESOURCE_BY_NAME: dict[str, Resource] = {r.value: r for r in Resource}
 CLAN_BY_NAME: dict[str, Clan] = {c.value: c for c in Clan}
+# a member's name as a dict gives it: much faster than `.value` or `Resource.X`, which
+# go through the enum's Python-level machinery (the rules read them on every action)
+NAME: dict[Resource | Clan, str] = {m: m.value for m in (*Resource, *Clan)}
+COIN, HAMMER, CART, RUNE = Resource.COIN, Resource.HAMMER, Resource.CART, Resource.RUNE
 
 
 def symbol_name(resource: Resource, cart_clan: Clan | None) -> str:

@@ -12,53 +12,54 @@ from __future__ import annotations
 import random
 from bisect import bisect
 from collections import Counter
-from collections.abc import Callable, Sequence
-from functools import cache
+from collections.abc import Callable, Mapping, Sequence
 from itertools import accumulate
+from types import MappingProxyType
 
-from rules import engine, horde, steps, tunnels
-from rules.actions import Action, Cast, Dig, Trade
+from rules import engine, steps, tunnels
+from rules.actions import Action, Cast, Dig
 from rules.ai import choose_action
 from rules.game import Game, Move
-from rules.legal import KINDS, AvailableKinds, cast_actions_for, trade_groups
-from rules.mountain import geo
+from rules.legal import KINDS, AvailableKinds, cast_options
 from rules.payment import owned_counts
 from rules.resources import Resource
 from rules.state import GameConfig, State
 
 MAX_ACTIONS = 20_000
-KIND_WEIGHTS = {"dig": 4.0, "trade": 0.25}
+KIND_WEIGHTS: Mapping[str, float] = MappingProxyType({"dig": 4.0, "trade": 0.25})
+# the running totals of the kinds' weights, in `KINDS` order (what `random.choices` sums)
+_CUM_WEIGHTS = [float(w) for w in accumulate(KIND_WEIGHTS.get(k, 1.0) for k in KINDS)]
 
 
 def random_action(state: State, seat: int, rng: random.Random) -> Action:
     available = AvailableKinds(state, seat)
     kind = _random_kind(available, rng)
     if kind == "dig":
-        dig = random_dig(state, seat, rng, available.counts())
+        dig = random_dig(state, seat, rng, available.counts(), available.placements())
         if dig is not None:
             return dig
     if kind == "cast":
-        return random_cast(state, seat, rng)
-    if kind == "trade":
-        return random_trade(state, seat, rng, available.counts())
-    if kind == "recruit":  # as the list of them, without making it
-        return rng.choice(horde.recruit_options(state, seat, available.counts()))
-    return rng.choice(available.actions(kind))
+        return random_cast(state, seat, rng, available.counts())
+    # as `rng.choice` of the list of them, without making it
+    return rng.choice(available.options(kind))
 
 
 def _random_kind(available: AvailableKinds, rng: random.Random) -> str:
     """A weighted random kind among those available: drawing from all kinds and
     redrawing when one is unavailable gives the same distribution as drawing among the
     available ones, without checking every kind."""
-    cum_weights = _cum_weights(tuple(KIND_WEIGHTS.items()))
+    cum_weights = _CUM_WEIGHTS
     total = cum_weights[-1]
     last = len(KINDS) - 1
     draw = rng.random
     known: dict[str, bool] = {}
+    maybe = available.maybe()
     for _ in range(64):
         # one weighted draw as `rng.choices(KINDS, cum_weights=...)` makes it (a random
         # number bisected into the running totals), without its call per redraw
         kind = KINDS[bisect(cum_weights, draw() * total, 0, last)]
+        if kind not in maybe:
+            continue
         ok = known.get(kind)
         if ok is None:
             ok = known[kind] = kind in available
@@ -68,60 +69,41 @@ def _random_kind(available: AvailableKinds, rng: random.Random) -> str:
     return rng.choices(kinds, [KIND_WEIGHTS.get(k, 1.0) for k in kinds])[0]
 
 
-@cache
-def _cum_weights(weights: tuple[tuple[str, float], ...]) -> list[float]:
-    """The running totals of the kinds' weights (what `random.choices` sums each time)."""
-    return [float(w) for w in accumulate(dict(weights).get(k, 1.0) for k in KINDS)]
-
-
 def random_dig(
-    state: State, seat: int, rng: random.Random, counts: Counter[Resource] | None = None
+    state: State,
+    seat: int,
+    rng: random.Random,
+    counts: Counter[Resource] | None = None,
+    placements: tunnels.PayablePlacements | None = None,
 ) -> Dig | None:
     """A random legal dig: a random affordable placement (uniform over all of them),
-    then one of its options (so the many workshop combinations do not skew it)."""
+    then one of its options (so the many workshop combinations do not skew it).
+    `placements`: the payable ones for `counts`, if the caller has them."""
     if counts is None:
         counts = owned_counts(state, seat)
-    groups = list(tunnels.payable_hits(state, seat, counts))
-    total = sum(origins.bit_count() for *_, origins in groups)
-    if not total:
+    if placements is None:
+        placements = tunnels.PayablePlacements(state, seat, counts)
+    if not placements:
         return None
-    k = rng.randrange(total)
-    for shape, variant, offs, origins in groups:
-        n = origins.bit_count()
-        if k < n:
-            for _ in range(k):  # the k-th origin in bit order
-                origins &= origins - 1
-            origin = (origins & -origins).bit_length() - 1
-            place = tunnels.make_placement(geo(state), shape, variant, offs, origin)
-            return rng.choice(tunnels.dig_options_at(state, seat, place, counts))
-        k -= n
-    raise AssertionError("unreachable")  # pragma: no cover
+    place = placements[rng.randrange(len(placements))]
+    return rng.choice(tunnels.dig_options_at(state, seat, place, counts))
 
 
-def random_trade(
+def random_cast(
     state: State, seat: int, rng: random.Random, counts: Counter[Resource] | None = None
-) -> Trade:
-    """A random legal trade, uniform over all of them (as `rng.choice` of the list of
-    them, without making it)."""
-    groups = trade_groups(state, seat, counts)
-    k = rng.choice(range(sum(len(trades) for trades in groups)))
-    for trades in groups:
-        if k < len(trades):
-            return trades[k]
-        k -= len(trades)
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def random_cast(state: State, seat: int, rng: random.Random) -> Action:
-    """A random spell from the spellbook, then a random legal way to cast it."""
+) -> Action:
+    """A random spell from the spellbook, then a random legal way to cast it.
+    `counts`: what the player owns (`owned_counts`), if the caller has it."""
+    if counts is None:
+        counts = owned_counts(state, seat)
     spells = [s.spell for s in state.spellbook]
     rng.shuffle(spells)
     for spell in spells:
         if spell == "summon-rockeater" and rng.random() < 0.9:
-            dig = random_dig(state, seat, rng)
+            dig = random_dig(state, seat, rng, counts)
             if dig is not None:
                 return Cast(spell, tuple(dig.words()))
-        options = list(cast_actions_for(state, seat, spell))
+        options = cast_options(state, seat, spell, counts)
         if options:
             return rng.choice(options)
     raise AssertionError("cast was a legal kind but no spell can be cast")  # pragma: no cover

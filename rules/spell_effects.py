@@ -32,6 +32,7 @@ from rules import statues, tunnels
 from rules.actions import (
     PYRAMID_SLOTS,
     Cast,
+    Dig,
     Pay,
     Payment,
     format_bundle,
@@ -55,6 +56,7 @@ from rules.content import (
 )
 from rules.errors import IllegalActionError, Listed, Named, NotationError, Phrase, RulesError
 from rules.horde import refill, slot_at
+from rules.indexed import Indexed, Mapped
 from rules.payment import available_tokens, gain, not_holding, resolve_payment, spend
 from rules.pyramid import ALL_HORDE_SLOTS, activate, cascade, new_troll
 from rules.resources import MINERALS, RESOURCE_BY_NAME, Clan, Resource
@@ -81,6 +83,13 @@ class EffectRule(Generic[E]):
     ) -> Iterator[tuple[str, ...]]:
         """The legal arguments of a cast now, in a stable order (`none` aside)."""
         raise NotImplementedError
+
+    def options(
+        self, state: State, seat: int, effect: E, counts: dict[Resource, int]
+    ) -> Indexed[tuple[str, ...]]:
+        """The arguments of `choices` as a sequence (so a random one is picked by its
+        index); an effect with many overrides it to make only the ones asked for."""
+        return list(self.choices(state, seat, effect, counts))
 
     def prepare(self, state: State, seat: int, action: Cast, effect: E, name: str) -> Prepared:
         """Check the cast's arguments (raising the refusal); change nothing yet."""
@@ -228,15 +237,19 @@ class Unburden(EffectRule[UnburdenEffect]):
     def choices(
         self, state: State, seat: int, effect: UnburdenEffect, counts: dict[Resource, int]
     ) -> Iterator[tuple[str, ...]]:
-        held = [t for t in available_tokens(state, seat, held=True) if t.source != "store"]
+        held = sorted(
+            (str(t), t.resource == Resource.RUNE)
+            for t in available_tokens(state, seat, held=True)
+            if t.source != "store"
+        )
         runes = counts[Resource.RUNE]
         seen: set[tuple[str, ...]] = set()
         for size in range(min(effect.max, len(held)), 0, -1):
-            for combo in combinations(sorted(held, key=str), size):
+            for combo in combinations(held, size):
                 # a rune must remain to pay for the spell itself
-                if runes - sum(1 for t in combo if t.resource == Resource.RUNE) < 1:
+                if runes - sum(rune for _, rune in combo) < 1:
                     continue
-                text = tuple(str(t) for t in combo)
+                text = tuple(word for word, _ in combo)
                 if text not in seen:
                     seen.add(text)
                     yield text
@@ -401,6 +414,11 @@ class DigTunnel(EffectRule[DigEffect]):
         for dig in tunnels.dig_actions(state, seat):
             yield tuple(dig.words())
 
+    def options(
+        self, state: State, seat: int, effect: DigEffect, counts: dict[Resource, int]
+    ) -> Indexed[tuple[str, ...]]:
+        return Mapped(tunnels.all_digs(state, seat), _dig_words)
+
     def prepare(
         self, state: State, seat: int, action: Cast, effect: DigEffect, name: str
     ) -> Prepared:
@@ -454,23 +472,12 @@ class StatuePath(EffectRule[MoveStatueEffect]):
         self, state: State, seat: int, effect: MoveStatueEffect, counts: dict[Resource, int]
     ) -> Iterator[tuple[str, ...]]:
         """Free statue moves (Mountain Path): one statue, 1 to `effect.moves` steps."""
-        on_board = state.board.statues
+        return iter(self.options(state, seat, effect, counts))
 
-        def walk(cell: str, path: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
-            for target in statues.statue_moves(state, seat, cell):
-                step = (*path, f"{cell}>{target}")
-                yield step
-                if len(step) < effect.moves:
-                    clan = on_board.pop(cell)
-                    on_board[target] = clan
-                    try:
-                        yield from walk(target, step)
-                    finally:
-                        del on_board[target]
-                        on_board[cell] = clan
-
-        for origin in statues.movable_statues(state, seat):
-            yield from walk(origin, ())
+    def options(
+        self, state: State, seat: int, effect: MoveStatueEffect, counts: dict[Resource, int]
+    ) -> Indexed[tuple[str, ...]]:
+        return statues.StatueWalks(state, seat, effect.moves)
 
     def prepare(
         self, state: State, seat: int, action: Cast, effect: MoveStatueEffect, name: str
@@ -500,6 +507,10 @@ class StatuePath(EffectRule[MoveStatueEffect]):
 
 
 # --- helpers -------------------------------------------------------------------------------
+
+
+def _dig_words(dig: Dig) -> tuple[str, ...]:
+    return tuple(dig.words())
 
 
 def bundle_arg(bundle: dict[str, int]) -> str:

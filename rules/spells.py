@@ -9,8 +9,10 @@ effect is never carried out in part.
 
 from __future__ import annotations
 
+from functools import cache
+
 from rules.actions import Cast
-from rules.content import DigEffect, load_content
+from rules.content import DigEffect, SpellInfo, load_content
 from rules.errors import IllegalActionError, Listed, Named, Phrase
 from rules.payment import resolve_payment, spend
 from rules.resources import Resource
@@ -32,7 +34,7 @@ def cast(state: State, seat: int, action: Cast) -> None:
             spell=repr(action.spell),
             book=Listed(tuple(book), ","),
         )
-    spell = content.spell(action.spell)
+    spell = spell_info(action.spell)
     if action.args == (NONE,):
         effect = Prepared([], [], _nothing)
     else:
@@ -57,6 +59,13 @@ def cast(state: State, seat: int, action: Cast) -> None:
         state.spell_deck.append(slot.spell)
         slot.spell = state.spell_deck.pop(0)
         slot.runes = 0
+
+
+@cache
+def spell_info(spell_id: str) -> SpellInfo:
+    """A spell of the content (`Content.spell`, kept at hand: the rules look spells up
+    at every cast)."""
+    return load_content().spell(spell_id)
 
 
 def _nothing() -> None:

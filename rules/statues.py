@@ -5,61 +5,185 @@ Ritual turns one into honor. (The heuristic player's view of statues is
 
 from __future__ import annotations
 
-from rules.actions import Pay, Payment
+from collections.abc import Iterator
+
+from rules.actions import MoveStatue, Pay, Payment
 from rules.content import load_content
 from rules.errors import IllegalActionError
-from rules.mountain import check_on_mountain, geo, networks, own_network, tier_named
-from rules.payment import available_tokens, spend
-from rules.resources import Clan, Resource
+from rules.indexed import Groups, bits, kth_bit
+from rules.mountain import (
+    board_memo,
+    check_on_mountain,
+    geo,
+    networks,
+    own_network,
+    tier_named,
+)
+from rules.payment import spend, store_tokens, troll_tokens
+from rules.resources import CART, NAME, Clan, Resource
 from rules.state import State
 
 
 def statue_moves(state: State, seat: int, origin: str) -> list[str]:
     """Cells the statue on `origin` may move to with one cart."""
     g = geo(state)
-    reach = _reach(state, seat, origin)
-    return [c for c in g.cells(reach) if c != origin and c not in state.board.statues]
+    return g.cells(_reach(state, seat, origin) & ~statue_mask(state))
+
+
+def statue_mask(state: State) -> int:
+    """The cells holding a statue (buried or not)."""
+    bits = geo(state).bits
+    out = 0
+    for cell in state.board.statues:
+        out |= 1 << bits[cell]
+    return out
 
 
 def _reach(state: State, seat: int, origin: str) -> int:
     """The cells a cart can take the statue on `origin` to (its piece and the pieces
     next to it), statues not yet left out; none unless it is this player's statue."""
     g = geo(state)
-    nets = networks(state)
-    piece = nets.piece_at(origin)
-    if piece is None or origin not in state.board.statues:
+    pid = networks(state).cell_piece.get(origin)
+    if pid is None or origin not in state.board.statues:
         return 0
     if not (1 << g.bit(origin)) & own_network(state, seat):
         return 0
-    pm = nets.piece_masks[piece.id]
-    reach = pm
-    near = g.spread(pm)
-    for _pid, mask in nets.piece_masks.items():
-        if mask & near:
-            reach |= mask
+    return piece_reach(state, pid)
+
+
+def piece_reach(state: State, pid: int) -> int:
+    """The cells of piece `pid` and of the pieces next to it (kept with the board)."""
+    known: dict[int, int] = board_memo(state, "piece reach", dict)
+    reach = known.get(pid)
+    if reach is None:
+        nets = networks(state)
+        reach = nets.piece_masks[pid]
+        near = geo(state).spread(reach)
+        for mask in nets.piece_masks.values():
+            if mask & near:
+                reach |= mask
+        known[pid] = reach
     return reach
 
 
 def can_move_a_statue(state: State, seat: int) -> bool:
     """Whether some statue of this player's network can be moved now: a cart for its
     clan and a free cell within reach (as `statue_moves` and `cart_tokens` answer)."""
-    g = geo(state)
-    own = own_network(state, seat)
-    if not own:
-        return False
-    statues = 0
-    for cell in state.board.statues:
-        statues |= 1 << g.bits[cell]
-    if not statues & own:
-        return False
-    paid: dict[str, bool] = {}
-    for origin in movable_statues(state, seat):
-        clan = state.board.statues[origin]
-        if clan not in paid:
-            paid[clan] = bool(cart_tokens(state, seat, clan))
-        if paid[clan] and _reach(state, seat, origin) & ~statues:
-            return True
-    return False
+    return bool(MoveOptions(state, seat))
+
+
+class MoveOptions:
+    """Every statue move this player can pay for now (the statues of their network in
+    reading order, each with a cart for its clan, then the cells `statue_moves`
+    gives), as a sequence that counts them and makes only the ones asked for."""
+
+    __slots__ = ("_groups", "_targets", "names")
+
+    def __init__(self, state: State, seat: int) -> None:
+        self.names = geo(state).names
+        self._targets: list[tuple[str, int]] = []  # a statue's cell, the cells it may go to
+        statues = statue_mask(state)
+        if statues & own_network(state, seat):
+            wild, clans = _carts(state, seat)
+            cell_piece = networks(state).cell_piece
+            for origin in movable_statues(state, seat):
+                if wild or state.board.statues[origin] in clans:
+                    targets = piece_reach(state, cell_piece[origin]) & ~statues
+                    if targets:
+                        self._targets.append((origin, targets))
+        self._groups = Groups(targets.bit_count() for _, targets in self._targets)
+
+    def __len__(self) -> int:
+        return self._groups.total
+
+    def __getitem__(self, k: int) -> MoveStatue:
+        i, j = self._groups.find(k)
+        origin, targets = self._targets[i]
+        return MoveStatue(origin, self.names[kth_bit(targets, j)])
+
+    def __iter__(self) -> Iterator[MoveStatue]:
+        for origin, targets in self._targets:
+            for b in bits(targets):
+                yield MoveStatue(origin, self.names[b])
+
+
+class StatueWalks:
+    """Every way to move one statue of this player's network 1 to `moves` times for
+    free (Mountain Path), as the words of each path (`F7>G8`, `G8>H8`): the statues in
+    reading order, each path before the paths that go on from it, each step to the
+    cells `statue_moves` gives in reading order. A sequence that counts the paths
+    without making them, so a random one is picked by its index."""
+
+    __slots__ = ("_counts", "_groups", "_roots", "g", "moves", "state")
+
+    def __init__(self, state: State, seat: int, moves: int) -> None:
+        self.state = state
+        self.g = geo(state)
+        self.moves = moves
+        statues = statue_mask(state)
+        # each statue with the other statues (the cells it may not enter)
+        self._roots = [
+            (self.g.bits[cell], statues & ~(1 << self.g.bits[cell]))
+            for cell in movable_statues(state, seat)
+        ]
+        self._counts: dict[tuple[int, int, int], int] = {}
+        self._groups = Groups(self._paths(b, others, moves) for b, others in self._roots)
+
+    def _steps(self, b: int, others: int) -> int:
+        """Where one move takes the statue on bit `b` (its own cell aside)."""
+        pid = networks(self.state).cell_piece[self.g.names[b]]
+        return piece_reach(self.state, pid) & ~others & ~(1 << b)
+
+    def _paths(self, b: int, others: int, moves: int) -> int:
+        """The paths of 1 to `moves` steps from bit `b`."""
+        key = (b, others, moves)
+        n = self._counts.get(key)
+        if n is None:
+            n = 0
+            for to in bits(self._steps(b, others)):
+                n += 1
+                if moves > 1:
+                    n += self._paths(to, others, moves - 1)
+            self._counts[key] = n
+        return n
+
+    def __len__(self) -> int:
+        return self._groups.total
+
+    def __getitem__(self, k: int) -> tuple[str, ...]:
+        i, k = self._groups.find(k)
+        b, others = self._roots[i]
+        names = self.g.names
+        path: list[str] = []
+        moves = self.moves
+        while True:  # down the tree of paths: each step, then the paths going on from it
+            for to in bits(self._steps(b, others)):
+                step = f"{names[b]}>{names[to]}"
+                if not k:
+                    return (*path, step)
+                k -= 1
+                below = self._paths(to, others, moves - 1) if moves > 1 else 0
+                if k < below:
+                    path.append(step)
+                    b, moves = to, moves - 1
+                    break
+                k -= below
+            else:  # pragma: no cover - the counts say the k-th path is below
+                raise AssertionError("unreachable")
+
+    def __iter__(self) -> Iterator[tuple[str, ...]]:
+        for b, others in self._roots:
+            yield from self._walk(b, others, self.moves, ())
+
+    def _walk(
+        self, b: int, others: int, moves: int, path: tuple[str, ...]
+    ) -> Iterator[tuple[str, ...]]:
+        names = self.g.names
+        for to in bits(self._steps(b, others)):
+            step = (*path, f"{names[b]}>{names[to]}")
+            yield step
+            if moves > 1:
+                yield from self._walk(to, others, moves - 1, step)
 
 
 def movable_statues(state: State, seat: int) -> list[str]:
@@ -72,15 +196,32 @@ def movable_statues(state: State, seat: int) -> list[str]:
     return sorted((c for c in state.board.statues if own >> bits[c] & 1), key=bits.__getitem__)
 
 
+def _carts(state: State, seat: int) -> tuple[bool, set[str]]:
+    """Whether the player has a wild cart, and the clans they hold a clan cart of: a
+    statue of clan c can be moved when `cart_tokens(state, seat, c)` finds one."""
+    wild = state.account_of(seat).storage.get(NAME[CART], 0) > 0
+    clans: set[str] = set()
+    for tok in troll_tokens(state, seat):
+        if tok.resource is CART:
+            if tok.cart_clan is None:
+                wild = True
+            else:
+                clans.add(tok.cart_clan)
+    return wild, clans
+
+
 def cart_tokens(state: State, seat: int, clan: str) -> list[Pay]:
     """Carts that may move a statue of `clan`, in default order (that clan's carts,
     then wild carts on trolls, then storage)."""
-    tokens = [
-        t
-        for t in available_tokens(state, seat, held=True)
-        if t.resource == Resource.CART and (t.cart_clan is None or t.cart_clan.value == clan)
-    ]
-    return tokens
+    clan_carts: list[Pay] = []
+    wild: list[Pay] = []
+    for tok in troll_tokens(state, seat):
+        if tok.resource is CART:
+            if tok.cart_clan is None:
+                wild.append(tok)
+            elif tok.cart_clan == clan:  # a StrEnum equals its value
+                clan_carts.append(tok)
+    return clan_carts + wild + store_tokens(state, seat, CART)
 
 
 def move_statue(

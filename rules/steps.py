@@ -99,7 +99,30 @@ def allows(state: State, seat: int, kind: str, possible: Possible | None = None)
     """Whether where the game and the turn stand lets `seat` take an action of `kind`
     now (whether one is possible is for the rule of that kind). `possible`: as for
     `refusal`."""
-    return _refused(state, seat, kind, possible) is None
+    # the phase's kinds first: what the phase refuses needs no refusal made
+    return kind in PHASE_KINDS[state.phase] and _refused(state, seat, kind, possible) is None
+
+
+TurnKinds = tuple[frozenset[str], frozenset[str]]
+
+_TURN_KINDS: dict[tuple[int, bool, bool], TurnKinds] = {}
+
+
+def turn_kinds(state: State, seat: int) -> TurnKinds | None:
+    """In play, for the seat whose turn it is: the kinds the turn's steps allow now,
+    and those they allow only once no recruit or dig is due (`main_due`), as `allows`
+    answers them (worked out once for each way a turn can stand). None at any other
+    time: ask `allows`."""
+    turn = state.turn
+    if state.phase != "play" or turn is None or turn.seat != seat:
+        return None
+    key = (turn.step, turn.main_done, turn.spell_cast)
+    found = _TURN_KINDS.get(key)
+    if found is None:
+        due = frozenset(k for k in TURN_KINDS if allows(state, seat, k, lambda _: True))
+        free = frozenset(k for k in TURN_KINDS if allows(state, seat, k, lambda _: False))
+        found = _TURN_KINDS[key] = (due, free - due)
+    return found
 
 
 def check(state: State, seat: int, kind: str) -> None:

@@ -9,27 +9,28 @@ Heart), touching the digger's network along an edge and no opponent's network at
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from itertools import accumulate
 
 from rules.actions import Dig
 from rules.content import load_content
 from rules.errors import IllegalActionError, Named, Phrase
+from rules.fits import Orientation, fits, orientation_hits, smallest_tile, tile_sizes
 from rules.grid import parse_cell
+from rules.indexed import Chained, Groups, Indexed, bits, kth_bit
 from rules.mountain import (
     Geometry,
     add_piece,
     check_on_mountain,
     geo,
-    geometry,
     networks,
     opponents_networks,
     own_network,
     tier_named,
 )
 from rules.payment import gain, owned_counts, resolve_payment, spend
-from rules.resources import MINERALS, STATUE_CLANS, Clan, Resource
+from rules.resources import HAMMER, MINERALS, NAME, STATUE_CLANS, Clan, Resource
 from rules.shapes import Variant, match_variant, tunnel_size, tunnel_variants
 from rules.state import PedestalToken, State
 
@@ -79,111 +80,12 @@ def placements(state: State, seat: int) -> Iterator[Placement]:
 def placement_hits(
     state: State, seat: int, max_size: int | None = None
 ) -> Iterator[tuple[str, Variant, tuple[int, ...], int]]:
-    """Per tile orientation, the mask of origins where it can legally go (only tiles of
-    at most `max_size` cells if given). A shape fits at origin p when every cell p + offset
-    is free: the AND of the free mask shifted down by each offset; it
-    touches the network when any cell does (an OR). The shapes share many offsets
-    (`_Orientations`): each shared prefix of offsets is ANDed and ORed once."""
-    g = geo(state)
-    nets = networks(state)
-    own = own_network(state, seat)
-    if not own:
-        return
-    free = g.area & ~nets.occupied & ~g.sites & ~g.spread(opponents_networks(state, seat))
-    touch = g.spread(own) & free
-    shapes = _orientations(g.stride)
-    free_at: dict[int, int] = {}  # the masks shifted by each offset, once needed
-    touch_at: dict[int, int] = {}
-    n = len(shapes.steps)
-    valid = [0] * n
-    touching = [0] * n
-    done = [False] * n
-    left = state.tunnels_left
-    for tile in load_content().tunnels:
-        if left.get(tile.id, 0) <= 0:
-            continue
-        if max_size is not None and tunnel_size(tile.id) > max_size:
-            continue
-        for i in shapes.needs[tile.id]:  # the prefixes of its shapes not worked out yet
-            if done[i]:
-                continue
-            parent, o = shapes.steps[i]
-            shifted = free_at.get(o)
-            if shifted is None:
-                shifted = free_at[o] = free >> o
-                touch_at[o] = touch >> o
-            if parent < 0:
-                valid[i] = shifted
-                touching[i] = touch_at[o]
-            else:
-                valid[i] = valid[parent] & shifted
-                touching[i] = touching[parent] | touch_at[o]
-            done[i] = True
-        for variant, offs, node in shapes.tiles[tile.id]:
-            hits = valid[node] & touching[node]
-            if hits:
-                yield tile.id, variant, offs, hits
-
-
-@dataclass(frozen=True, slots=True)
-class _Orientations:
-    """Every tile orientation's cells as bit offsets, for one board width. Their sorted
-    offsets form a trie: `steps[i]` is node i's parent (-1 for none) and the offset it
-    adds, parents first, so that the masks of a prefix several shapes share are worked
-    out once; `needs` lists, per tile, the nodes of its orientations' prefixes. The
-    origin p is the corner of the orientation's bounding box, which it need not cover
-    (an L3 or a T4 leaves it empty): only the covered cells must be free."""
-
-    steps: tuple[tuple[int, int], ...]
-    needs: dict[str, tuple[int, ...]]
-    tiles: dict[str, tuple[tuple[Variant, tuple[int, ...], int], ...]]  # (variant, offsets, node)
-
-
-@cache
-def _orientations(stride: int) -> _Orientations:
-    cells: dict[str, list[tuple[Variant, tuple[int, ...]]]] = {
-        tile.id: [
-            (v, tuple(dy * stride + dx for dx, dy in v.cells)) for v in tunnel_variants(tile.id)
-        ]
-        for tile in load_content().tunnels
-    }
-    keys = {tuple(sorted(offs)) for rows in cells.values() for _, offs in rows}
-    prefixes = sorted(
-        {k[:n] for k in keys for n in range(1, len(k) + 1)}, key=lambda k: (len(k), k)
-    )
-    node = {k: i for i, k in enumerate(prefixes)}
-
-    def needs(rows: list[tuple[Variant, tuple[int, ...]]]) -> tuple[int, ...]:
-        mine = {tuple(sorted(offs)) for _, offs in rows}
-        return tuple(sorted({node[k[:n]] for k in mine for n in range(1, len(k) + 1)}))
-
-    return _Orientations(
-        steps=tuple((node.get(k[:-1], -1), k[-1]) for k in prefixes),
-        needs={tile: needs(rows) for tile, rows in cells.items()},
-        tiles={
-            tile: tuple((v, offs, node[tuple(sorted(offs))]) for v, offs in rows)
-            for tile, rows in cells.items()
-        },
-    )
-
-
-@cache
-def _rubble_levels(side: str) -> dict[tuple[int, ...], tuple[int, ...]]:
-    """Per tile orientation (its offsets), the origins where it covers at least k rubble
-    spaces, for k = 0 (every origin: -1) up to its size (built once per board side)."""
-    g = geometry(side)
-    out: dict[tuple[int, ...], tuple[int, ...]] = {}
-    for rows in _orientations(g.stride).tiles.values():
-        for _, offs, _ in rows:
-            if offs in out:
-                continue
-            at_least = [-1] + [0] * len(offs)
-            for o in offs:
-                covers = g.rubble >> o
-                for k in range(len(offs), 0, -1):
-                    at_least[k] |= at_least[k - 1] & covers
-            out[offs] = tuple(at_least)
-    return out
+    """Per tile orientation, the mask of origins where it can legally go (only tiles
+    left in the supply, of at most `max_size` cells if given), leaving out orientations
+    that fit nowhere (`rules.fits`)."""
+    found = fits(state, seat)
+    if found is not None:
+        yield from orientation_hits(found, state.tunnels_left, max_size)
 
 
 def make_placement(
@@ -201,20 +103,34 @@ def payable_hits(
     """As `placement_hits`, only the origins the player can pay for with `counts`
     (enough of one mineral, and hammers for the rubble), leaving out orientations
     with none."""
+    found, masks = _payable(state, seat, counts)
+    for (tile, variant, offs), hits in zip(found, masks, strict=True):
+        yield tile, variant, offs, hits
+
+
+def _payable(
+    state: State, seat: int, counts: Counter[Resource]
+) -> tuple[list[Orientation], list[int]]:
+    """The orientations of `payable_hits` and their masks."""
+    found = fits(state, seat)
+    if found is None:
+        return [], []
+    return found.payable(state.tunnels_left, *_purse(state, counts))
+
+
+def _purse(state: State, counts: Counter[Resource]) -> tuple[int, int]:
+    """What a purse pays for in tunnels: the most of one mineral (the biggest tile),
+    and the hammers (rubble covered; no limit under Free Rubble's flag)."""
     biggest = max(counts[m] for m in MINERALS)
-    hammers = 99 if FLAG_FREE_RUBBLE in state.turn_flags() else counts[Resource.HAMMER]
-    rubble = _rubble_levels(state.config.board_side)
-    for shape, variant, offs, hits in placement_hits(state, seat, biggest):
-        payable = hits if hammers >= len(offs) else hits & ~rubble[offs][hammers + 1]
-        if payable:
-            yield shape, variant, offs, payable
+    return biggest, 99 if FLAG_FREE_RUBBLE in state.turn_flags() else counts[HAMMER]
 
 
 def has_minerals_for_a_tunnel(
     state: State, seat: int, counts: Counter[Resource] | None = None
 ) -> bool:
     """True if the player owns enough of one mineral for the smallest tunnel left."""
-    smallest = min((tunnel_size(t) for t, n in state.tunnels_left.items() if n > 0), default=0)
+    left = state.tunnels_left
+    smallest = min((size for t, size in tile_sizes() if left.get(t, 0) > 0), default=0)
     if not smallest:
         return False
     if counts is None:
@@ -226,7 +142,7 @@ def affordable(state: State, seat: int, p: Placement, counts: Counter[Resource])
     """Minerals this player could pay this placement with (hammers included)."""
     size = p.size
     hammers = 0 if FLAG_FREE_RUBBLE in state.turn_flags() else p.rubble
-    if counts[Resource.HAMMER] < hammers:
+    if counts[HAMMER] < hammers:
         return []
     return [m for m in MINERALS if counts[m] >= size]
 
@@ -236,12 +152,15 @@ def can_dig(state: State, seat: int, counts: Counter[Resource] | None = None) ->
     caller has them)."""
     if counts is None:
         counts = owned_counts(state, seat)
-    if not has_minerals_for_a_tunnel(state, seat, counts):
-        return False
-    return next(payable_hits(state, seat, counts), None) is not None
+    return bool(PayablePlacements(state, seat, counts))
 
 
 # --- what a dig may bring: a pedestal on its anchor, workshops beside it ----------------
+
+
+Why = Callable[[], IllegalActionError]
+"""Makes the refusal a player sees, only when one is wanted (listing legal digs asks
+many questions whose answer is no, and needs no message)."""
 
 
 def pedestal_refusal(
@@ -250,15 +169,20 @@ def pedestal_refusal(
     """Why a dig may not put a `clan` pedestal on the tile's anchor, or None if it may:
     the tile needs an anchor, the player a pedestal of that clan in storage, and the
     anchor's tier must still have that clan's spot on the pedestal track."""
+    why = _pedestal_refused(state, seat, anchor, clan)
+    return None if why is None else why()
+
+
+def _pedestal_refused(state: State, seat: int, anchor: str | None, clan: Clan) -> Why | None:
     if anchor is None:
-        return IllegalActionError("This tile has no anchor for a pedestal.", "no_anchor")
-    if state.account_of(seat).pedestals.get(clan.value, 0) < 1:
-        return IllegalActionError(
+        return lambda: IllegalActionError("This tile has no anchor for a pedestal.", "no_anchor")
+    if state.account_of(seat).pedestals.get(NAME[clan], 0) < 1:
+        return lambda: IllegalActionError(
             "You have no {clan} pedestal in storage.", "no_pedestal", clan=clan
         )
     tier = geo(state).tier(anchor)
-    if state.pedestal_track.get(f"{tier}:{clan.value}") is None:
-        return IllegalActionError(
+    if state.pedestal_track.get(f"{tier}:{NAME[clan]}") is None:
+        return lambda: IllegalActionError(
             "A {clan} pedestal already stands on the {tier} tier: only one per clan per tier.",
             "pedestal_tier_used",
             clan=clan,
@@ -271,7 +195,7 @@ def dig_pedestals(state: State, seat: int, anchor: str | None) -> tuple[Clan, ..
     """The pedestals a dig may put on this anchor (`pedestal_refusal` finds none)."""
     if anchor is None:
         return ()
-    return tuple(c for c in STATUE_CLANS if pedestal_refusal(state, seat, anchor, c) is None)
+    return tuple(c for c in STATUE_CLANS if _pedestal_refused(state, seat, anchor, c) is None)
 
 
 def workshop_refusal(
@@ -280,22 +204,37 @@ def workshop_refusal(
     """Why a dig whose tunnel touches the cells of `around` (its mask spread by one)
     may not establish `workshop` on `site`, or None if it may: an empty workshop site
     next to the tunnel, and that workshop still in `supply`."""
-    g = geo(state)
-    if site not in g.bits or not (1 << g.bit(site)) & g.sites:
-        return IllegalActionError("{site} is not a workshop site.", "no_site", site=site)
-    if site in state.board.workshops:
-        return IllegalActionError(
-            "The site {site} already has a workshop.", "site_taken", site=site
-        )
-    if not around & (1 << g.bit(site)):
-        return IllegalActionError(
-            "The site {site} is not next to the new tunnel.", "site_not_adjacent", site=site
-        )
-    if supply[workshop] <= 0:
-        return IllegalActionError(
+    why = _workshop_refused(state, around, site, workshop, supply)
+    return None if why is None else why()
+
+
+def _workshop_refused(
+    state: State, around: int, site: str, workshop: str, supply: Counter[str]
+) -> Why | None:
+    why = _site_refused(state, around, site)
+    if why is None and supply[workshop] <= 0:
+        return lambda: IllegalActionError(
             "There is no {workshop} workshop left in the supply.",
             "no_workshop_left",
             workshop=repr(workshop),
+        )
+    return why
+
+
+def _site_refused(state: State, around: int, site: str) -> Why | None:
+    """Why no workshop may be established on `site` by a dig touching `around`."""
+    g = geo(state)
+    if site not in g.bits or not (1 << g.bit(site)) & g.sites:
+        return lambda: IllegalActionError("{site} is not a workshop site.", "no_site", site=site)
+    if site in state.board.workshops:
+        return lambda: IllegalActionError(
+            "The site {site} already has a workshop.", "site_taken", site=site
+        )
+    if not around & (1 << g.bit(site)):
+        return lambda: IllegalActionError(
+            "The site {site} is not next to the new tunnel.",
+            "site_not_adjacent",
+            site=site,
         )
     return None
 
@@ -315,26 +254,69 @@ def dig_workshops(state: State, mask: int) -> tuple[tuple[str, str], ...]:
         (site, w)
         for site in workshop_choices(state, mask)
         for w in sorted(supply)
-        if workshop_refusal(state, around, site, w, supply) is None
+        if _workshop_refused(state, around, site, w, supply) is None
     )
 
 
-def _workshop_plans(
-    state: State, around: int, sites: list[str], supply: Counter[str]
-) -> Iterator[tuple[tuple[str, str], ...]]:
-    """Each way to fill some of `sites` from the supply (leaving a site empty first)."""
-    if not sites:
-        yield ()
-        return
-    site, rest = sites[0], sites[1:]
-    yield from _workshop_plans(state, around, rest, supply)
-    for workshop in sorted(supply):
-        if workshop_refusal(state, around, site, workshop, supply) is not None:
-            continue
-        supply[workshop] -= 1
-        for plan in _workshop_plans(state, around, rest, supply):
-            yield ((site, workshop), *plan)
-        supply[workshop] += 1
+class WorkshopPlans:
+    """Each way to fill some of `sites` from the supply, as a dig may establish them:
+    for each site in turn, leaving it empty first, then each workshop the supply still
+    holds in name order (`workshop_refusal` finds none). A sequence that counts the
+    plans without making them, so a random one is picked by its index."""
+
+    __slots__ = ("_counts", "_left", "_names", "_open", "sites")
+
+    def __init__(self, state: State, around: int, sites: list[str], supply: Counter[str]) -> None:
+        self.sites = sites
+        self._names = sorted(supply)
+        self._left = tuple(supply[name] for name in self._names)
+        self._open = [_site_refused(state, around, site) is None for site in sites]
+        self._counts: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    def _count(self, i: int, left: tuple[int, ...]) -> int:
+        """The plans for `sites[i:]` with `left` of each workshop in the supply."""
+        if i == len(self.sites):
+            return 1
+        if i == len(self.sites) - 1:  # the last site: empty, or one workshop still left
+            return 1 + (len(left) - left.count(0) if self._open[i] else 0)
+        n = self._counts.get((i, left))
+        if n is None:
+            n = self._count(i + 1, left)
+            if self._open[i]:
+                for w, have in enumerate(left):
+                    if have > 0:
+                        n += self._count(i + 1, (*left[:w], have - 1, *left[w + 1 :]))
+            self._counts[i, left] = n
+        return n
+
+    def __len__(self) -> int:
+        return self._count(0, self._left)
+
+    def __getitem__(self, k: int) -> tuple[tuple[str, str], ...]:
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        plan: list[tuple[str, str]] = []
+        left = self._left
+        for i, site in enumerate(self.sites):
+            empty = self._count(i + 1, left)  # the plans leaving this site empty come first
+            if k < empty:
+                continue
+            k -= empty
+            for w, have in enumerate(left):
+                if have <= 0:
+                    continue
+                taken = (*left[:w], have - 1, *left[w + 1 :])
+                n = self._count(i + 1, taken)
+                if k < n:
+                    plan.append((site, self._names[w]))
+                    left = taken
+                    break
+                k -= n
+        return tuple(plan)
+
+    def __iter__(self) -> Iterator[tuple[tuple[str, str], ...]]:
+        for k in range(len(self)):
+            yield self[k]
 
 
 # --- the dig -----------------------------------------------------------------------------
@@ -407,7 +389,7 @@ def dig(state: State, seat: int, action: Dig, *, checked: bool = True) -> None:
     rubble = (mask & g.rubble).bit_count()
     hammers = 0 if FLAG_FREE_RUBBLE in state.turn_flags() else rubble
     size = len(action.cells)
-    need = [action.mineral] * size + [Resource.HAMMER] * hammers
+    need = [action.mineral] * size + [HAMMER] * hammers
     account = state.account_of(seat)
     tokens = resolve_payment(
         state, seat, need, action.pay, what=Phrase("the {shape} tunnel", {"shape": action.shape})
@@ -416,18 +398,19 @@ def dig(state: State, seat: int, action: Dig, *, checked: bool = True) -> None:
     # -- carry it out ------------------------------------------------------------------
     spend(state, seat, tokens)
     account.tunnel_honor += tunnel_score(state, size, action.mineral)
-    for b, res in g.buried.items():
-        if mask >> b & 1:
-            gain(state, seat, [res])
+    if mask & g.buried_mask:
+        for b, res in g.buried.items():
+            if mask >> b & 1:
+                gain(state, seat, [res])
     add_piece(
         state,
         "tunnel",
         action.shape,
         seat,
         list(action.cells),
-        mineral=action.mineral.value,
+        mineral=NAME[action.mineral],
         anchor=action.anchor,
-        pedestal=None if action.pedestal is None else action.pedestal.value,
+        pedestal=None if action.pedestal is None else NAME[action.pedestal],
     )
     if action.pedestal is not None and action.anchor is not None:
         tier = g.tier(action.anchor)
@@ -452,7 +435,7 @@ class DigOptions:
     placement: Placement
     minerals: tuple[Resource, ...]
     pedestals: tuple[Clan | None, ...]
-    plans: tuple[tuple[tuple[str, str], ...], ...]
+    plans: Indexed[tuple[tuple[str, str], ...]]
 
     def __len__(self) -> int:
         return len(self.minerals) * len(self.pedestals) * len(self.plans)
@@ -492,7 +475,9 @@ def dig_options_at(
     pedestals: tuple[Clan | None, ...] = (None, *dig_pedestals(state, seat, p.anchor))
     around = geo(state).spread(p.mask)
     sites = workshop_choices(state, p.mask)
-    plans = tuple(_workshop_plans(state, around, sites, Counter(state.workshop_supply)))
+    plans: Indexed[tuple[tuple[str, str], ...]] = ((),)  # no site: establish nothing
+    if sites:
+        plans = WorkshopPlans(state, around, sites, Counter(state.workshop_supply))
     return DigOptions(p, tuple(minerals), pedestals, plans)
 
 
@@ -511,6 +496,45 @@ def dig_actions(state: State, seat: int) -> Iterator[Dig]:
         return
     for p in placements(state, seat):
         yield from dig_options_at(state, seat, p, counts)
+
+
+def all_digs(state: State, seat: int, counts: Counter[Resource] | None = None) -> Chained[Dig]:
+    """Every legal dig with what the player owns (turn and step aside), in the order
+    of `dig_actions`, as a sequence: the options of each payable placement are
+    counted, not made, so `len` and `[k]` cost one `DigOptions` per placement."""
+    if counts is None:
+        counts = owned_counts(state, seat)
+    places = PayablePlacements(state, seat, counts)
+    return Chained([dig_options_at(state, seat, p, counts) for p in places])
+
+
+class PayablePlacements:
+    """The placements the player can pay for with `counts` (`payable_hits`: the order
+    of `placements`), as a sequence that counts them and makes only the ones asked
+    for."""
+
+    __slots__ = ("_groups", "_masks", "_orientations", "g")
+
+    def __init__(self, state: State, seat: int, counts: Counter[Resource]) -> None:
+        self.g = geo(state)
+        self._orientations: list[Orientation] = []
+        self._masks: list[int] = []
+        if _purse(state, counts)[0] >= smallest_tile():  # else no tile: no need to look
+            self._orientations, self._masks = _payable(state, seat, counts)
+        self._groups = Groups(ends=list(accumulate(map(int.bit_count, self._masks))))
+
+    def __len__(self) -> int:
+        return self._groups.total
+
+    def __getitem__(self, k: int) -> Placement:
+        i, j = self._groups.find(k)
+        shape, variant, offs = self._orientations[i]
+        return make_placement(self.g, shape, variant, offs, kth_bit(self._masks[i], j))
+
+    def __iter__(self) -> Iterator[Placement]:
+        for (shape, variant, offs), origins in zip(self._orientations, self._masks, strict=True):
+            for origin in bits(origins):
+                yield make_placement(self.g, shape, variant, offs, origin)
 
 
 def tunnel_score(state: State, size: int, mineral: Resource) -> int:

@@ -6,14 +6,32 @@ player whose network touches the site may use it once per open entrance
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from functools import cache
 
-from rules.actions import PYRAMID_SLOTS, Pay, UseWorkshop, format_bundle
-from rules.content import Conversion, load_content
+from rules.actions import PYRAMID_SLOTS, STORE, Pay, UseWorkshop, format_bundle
+from rules.content import Conversion, WorkshopInfo, load_content
 from rules.errors import IllegalActionError, Named, Phrase
-from rules.mountain import any_network, geo, own_network
-from rules.payment import available_tokens, gain, not_holding, resolve_payment, spend
-from rules.resources import RESOURCE_BY_NAME, Resource
+from rules.indexed import Bundles, Chained, Indexed, Mapped, bits
+from rules.mountain import any_network, board_memo, geo, own_network
+from rules.payment import (
+    available_tokens,
+    gain,
+    not_holding,
+    owned_counts,
+    pay_text,
+    resolve_payment,
+    spend,
+)
+from rules.resources import RESOURCE_BY_NAME, RESOURCES, Resource
 from rules.state import State, Turn
+
+
+@cache
+def workshop_info(workshop_id: str) -> WorkshopInfo:
+    """A workshop of the content (`Content.workshop`, kept at hand: the rules look
+    workshops up at every use)."""
+    return load_content().workshop(workshop_id)
 
 
 def open_entrances(state: State, site: str) -> int:
@@ -28,12 +46,78 @@ def open_entrances(state: State, site: str) -> int:
 def workshop_uses(state: State, seat: int, site: str) -> int:
     """How many times this player may use the workshop on `site` this turn: once per
     open entrance (touching anyone's network), if their own network touches one."""
+    return _uses(state, seat).get(site, 0)
+
+
+def _uses(state: State, seat: int) -> dict[str, int]:
+    """`workshop_uses` of every workshop site next to this player's network, worked out
+    once per board."""
+    return board_memo(state, ("workshop uses", seat), _work_out_uses, state, seat)
+
+
+def _work_out_uses(state: State, seat: int) -> dict[str, int]:
     g = geo(state)
-    if site not in g.bits:
-        return 0
-    if not g.spread(1 << g.bit(site)) & own_network(state, seat):
-        return 0
-    return open_entrances(state, site)
+    near = g.spread(own_network(state, seat)) & g.sites
+    return {g.names[b]: open_entrances(state, g.names[b]) for b in bits(near)}
+
+
+class UseOptions(Chained[UseWorkshop]):
+    """Every workshop use the player may make now (the turn's steps aside): the sites
+    in order, each conversion of the site's workshop in order, and for each what it
+    may take (each token it may move to storage, each bundle of any resources it may
+    give, or its fixed cost), as a sequence that counts them and makes only the ones
+    asked for."""
+
+    __slots__ = ()
+
+    def __init__(self, state: State, seat: int, counts: Counter[Resource] | None = None) -> None:
+        parts: list[Indexed[UseWorkshop]] = []
+        turn = state.turn
+        held: list[Pay] | None = None  # what a move to storage may take, once needed
+        wild_carts: int | None = None
+        for site, workshop_id in sorted(state.board.workshops.items()):
+            if turn is None or turn.workshop not in (None, site):
+                continue
+            if turn.workshop_uses >= workshop_uses(state, seat, site):
+                continue
+            if counts is None:
+                counts = owned_counts(state, seat)
+            for conv, give, get, need in conversions(workshop_id):
+                if conv.move_from_troll:
+                    if held is None:
+                        held = sorted(
+                            {
+                                t
+                                for t in available_tokens(state, seat, held=True)
+                                if t.source != STORE
+                            },
+                            key=pay_text,
+                        )
+                    parts.append(Mapped(held, _mover(site)))
+                elif conv.give_any:
+                    bundles = Bundles([counts[r] for r in RESOURCES], conv.give_any)
+                    parts.append(Mapped(bundles, _giver(site, get)))
+                else:
+                    have: dict[Resource, int] = counts
+                    if conv.wild_carts_only:  # the carts it takes are wild ones only
+                        if wild_carts is None:
+                            wild_carts = sum(
+                                1
+                                for t in available_tokens(state, seat, wild_carts_only=True)
+                                if t.resource == Resource.CART
+                            )
+                        have = {**counts, Resource.CART: wild_carts}
+                    if all(have.get(r, 0) >= n for r, n in need.items()):
+                        parts.append([UseWorkshop(site, give, get)])
+        super().__init__(parts)
+
+
+def _mover(site: str) -> Callable[[Pay], UseWorkshop]:
+    return lambda tok: UseWorkshop(site, move=tok)
+
+
+def _giver(site: str, get: tuple[Resource, ...]) -> Callable[[tuple[int, ...]], UseWorkshop]:
+    return lambda bundle: UseWorkshop(site, tuple(RESOURCES[r] for r in bundle), get)
 
 
 def conversion_bundles(conv: Conversion) -> tuple[tuple[Resource, ...], tuple[Resource, ...]]:
@@ -42,9 +126,22 @@ def conversion_bundles(conv: Conversion) -> tuple[tuple[Resource, ...], tuple[Re
     return give, get
 
 
+@cache
+def conversions(
+    workshop_id: str,
+) -> tuple[tuple[Conversion, tuple[Resource, ...], tuple[Resource, ...], Counter[Resource]], ...]:
+    """Each conversion of a workshop with what it gives and gets (`conversion_bundles`)
+    and what it gives counted (built once per workshop)."""
+    out = []
+    for conv in workshop_info(workshop_id).conversions:
+        give, get = conversion_bundles(conv)
+        out.append((conv, give, get, Counter(give)))
+    return tuple(out)
+
+
 def match_conversion(workshop_id: str, action: UseWorkshop) -> Conversion:
     """The workshop conversion an action performs, or an error naming the valid ones."""
-    workshop = load_content().workshop(workshop_id)
+    workshop = workshop_info(workshop_id)
     for conv in workshop.conversions:
         give, get = conversion_bundles(conv)
         if conv.move_from_troll:
@@ -87,7 +184,7 @@ def apply_conversion(
         spend(state, seat, [action.move])
         gain(state, seat, [action.move.resource])
         return
-    name = load_content().workshop(workshop_id).name
+    name = workshop_info(workshop_id).name
     tokens = resolve_payment(
         state,
         seat,
@@ -101,7 +198,7 @@ def apply_conversion(
 
 
 def _check_move(state: State, seat: int, workshop_id: str, move: Pay) -> None:
-    name = load_content().workshop(workshop_id).name
+    name = workshop_info(workshop_id).name
     if move.source not in PYRAMID_SLOTS:
         raise IllegalActionError(
             "The {workshop} moves a resource from one of your trolls, not from storage.",

@@ -19,7 +19,7 @@ from rules import engine, horde, statues, steps, tunnels
 from rules.actions import Dig, Keep, Trade
 from rules.errors import IllegalActionError, NotYourTurnError, RulesError
 from rules.game import Game
-from rules.legal import KINDS, AvailableKinds, iter_legal_actions, legal_actions, trade_groups
+from rules.legal import KINDS, AvailableKinds, iter_legal_actions, legal_actions, trade_options
 from rules.mountain import geo, networks, opponents_networks, own_network
 from rules.payment import owned_counts
 from rules.resources import RESOURCES
@@ -73,6 +73,31 @@ def test_random_self_play_on_the_trusted_path_replays_on_the_checked_path() -> N
         assert Game(config, seed, game.moves).state.to_json() == game.state.to_json()
         # the same game whether every seat is the random player of `play_game`
         assert play_game(config, seed, "random").record() == game.record()
+
+
+@pytest.mark.parametrize(
+    ("options", "seeds"),
+    [
+        ({"players": 2}, range(40, 45)),
+        ({"players": 3}, range(45, 50)),
+        ({"players": 4}, range(50, 58)),
+        ({"players": 5}, range(58, 62)),
+        ({"players": 4, "teams": True}, range(62, 65)),
+        ({"players": 3, "edition": 1}, range(65, 68)),
+    ],
+)
+def test_many_random_games_are_the_same_fast_and_checked(
+    options: dict[str, object], seeds: range
+) -> None:
+    """The random player's fast path (its choices counted and picked by index, the
+    actions carried out unchecked) plays the games the checked path plays: the random
+    player of `play_game` through `Game.play`, every action checked on a copy."""
+    config = make_config(**options)
+    for seed in seeds:
+        fast = play_random_game(config, seed)
+        checked = play_game(config, seed, "random", checked=True)
+        assert fast.record() == checked.record(), seed
+        assert fast.state.to_json() == checked.state.to_json(), seed
 
 
 def test_the_checked_paths_still_refuse_what_the_trusted_path_does_not_check() -> None:
@@ -233,7 +258,7 @@ def test_recruit_options_index_like_the_list() -> None:
     assert checked > 100
 
 
-def test_trade_groups_are_every_affordable_trade_in_order() -> None:
+def test_trade_options_are_every_affordable_trade_in_order() -> None:
     rng = random.Random(1)
     state = play_random_game(make_config(players=2), 14).state
     for troll in state.players[0].pyramid.values():
@@ -247,7 +272,9 @@ def test_trade_groups_are_every_affordable_trade_in_order() -> None:
             if all(counts[r] >= give.count(r) for r in give)
             for get in RESOURCES
         ]
-        assert [t for group in trade_groups(state, 0) for t in group] == expected
+        options = trade_options(state, 0)
+        assert list(options) == expected
+        assert [options[k] for k in range(len(options))] == expected
 
 
 def test_the_kind_draw_is_the_draw_random_choices_makes() -> None:
