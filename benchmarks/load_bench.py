@@ -34,7 +34,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+# the tests' throwaway PostgreSQL server; the project's root goes first, or tests/render
+# (a folder of tests) would shadow the render package as a namespace package
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pg_server import PgServer, find_bindir
 
