@@ -1,6 +1,7 @@
 """A state's JSON is what `dataclasses.asdict` makes of it (with the config dumped by
 pydantic), built without asdict's deep copies: every stored action writes one, so the
-fast way must give exactly the same value, and read back to the same state."""
+fast way must give exactly the same value, and read back to the same state; the text
+the store keeps is that value's JSON."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot.service.mountain_king import MOUNTAIN_KING
 from rules import engine
 from rules.game import Game
 from rules.selfplay import play_random_game
@@ -41,3 +43,8 @@ def test_every_state_of_a_game_serialises_as_asdict_does(
         assert data == reference(state)
         assert list(data) == list(reference(state))  # the same key order: the same text
         assert State.from_json(json.loads(json.dumps(data))) == state
+        # the text stored after every action (written by orjson) is the same, and reads
+        # back to the same state
+        text = MOUNTAIN_KING.state_to_json(state)
+        assert text == json.dumps(reference(state), separators=(",", ":"))
+        assert MOUNTAIN_KING.state_from_json(text) == state

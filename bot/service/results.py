@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from typing import Any
 
@@ -115,8 +115,9 @@ class ActResult:
     repeated: bool = False
 
     def to_json(self) -> str:
-        data = asdict(self)
-        del data["repeated"]
+        # the fields hold plain JSON values already (stories and outcomes are data):
+        # no deep copy of them as `asdict` makes, on every act
+        data = {name: getattr(self, name) for name in _STORED_RESULT}
         return json.dumps(data, separators=(",", ":"))
 
     @classmethod
@@ -130,6 +131,10 @@ class ActResult:
 
     def as_repeated(self) -> ActResult:
         return replace(self, repeated=True)
+
+
+# what an interaction's stored answer keeps (`repeated` is said when it is read back)
+_STORED_RESULT = tuple(f.name for f in fields(ActResult) if f.name != "repeated")
 
 
 @dataclass(frozen=True, slots=True)
