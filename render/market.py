@@ -251,15 +251,24 @@ def _horde_card(
     cost = recruit_cost(m, level)
     # the cost, then the bribes lying on the card, then the pedestal (or its marker)
     marker = bool(slot.get("pedestal")) or level == 3
-    room = x + HORDE_W - (34 if marker else 6) - 42 * len(counts) - 16 - (x + 8)
+    width = x + HORDE_W - (34 if marker else 6) - 16 - (x + 8)
+    # the bribes lying on the card move closer together to leave the cost its room;
+    # a card too crowded even then leaves the cost out (its row's other cards and the
+    # level on its header tell it): a cost is never drawn cut
+    step = 42.0
+    least = font(MIN_SIZE).getlength(cost) + 2  # a pixel or two for the ink past it
+    if counts and width - step * len(counts) < least:
+        step = max(32.0, (width - least) / len(counts))
+    room = width - step * len(counts)
     cost_w = min(font(12).getlength(cost), room)
-    cost_box = (x + 8, y + 76, x + 8 + cost_w, y + 96)
-    text_left(d, (x + 8, y + 86), cost, 12, theme.INK_DIM, box=cost_box, floor=MIN_SIZE)
-    bx = x + 8 + cost_w + 16
+    if cost_w >= least:
+        cost_box = (x + 8, y + 76, x + 8 + cost_w, y + 96)
+        text_left(d, (x + 8, y + 86), cost, 12, theme.INK_DIM, box=cost_box, floor=MIN_SIZE)
+    bx = x + 8 + max(cost_w, 0) + 16
     for res, k in sorted(counts.items()):
         paste(img, resource_icon(res, 20), (bx, y + 86))
         draw_text(d, (bx + 12, y + 86), f"×{k}", 13, theme.INK, "bold", "lm")
-        bx += 42
+        bx += step
     if slot.get("pedestal"):
         ped = slot["pedestal"]
         pedestal(d, (x + HORDE_W - 19, y + 85), ped, 24, clan_letter(m, ped))
