@@ -81,7 +81,8 @@ point (`/mk gate`, one player after another in turn order; the autocomplete list
 points), and after the last gate everyone drafts starting trolls (`/mk draft`). Start \
 points are the framed boxes along the board's edge: the point's name on top (W1, A2 ...), \
 the player counts it serves below (4/5). With 2 players any two points that share a \
-number will do: the first gate picks it.
+number will do: the first gate picks it. In a team game the second partner's gate goes \
+next to the first's.
 Your gate starts your network. Every tunnel you dig must touch your network along an \
 edge, and may never touch an opponent's network along an edge (corners are fine), so a \
 close neighbour means a fight for room. The gate counts as a tunnel for statue moves and \

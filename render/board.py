@@ -47,6 +47,7 @@ from render.words import (
 )
 from rules.content import load_content
 from rules.grid import COLUMNS, cell_name, parse_cell
+from rules.state import EDITION
 
 C = theme.CELL
 M = theme.MARGIN
@@ -128,7 +129,9 @@ def board_image(
 ) -> Image.Image:
     highlight = tuple(highlight)
     side = _side(view)
-    img = static_board(side, messages).copy()
+    # the start points' marks as the game's rules edition has them
+    edition = int(view["config"].get("edition", EDITION))
+    img = static_board(side, messages, edition).copy()
     d = ImageDraw.Draw(img)
     _draw_header(d, view, img.width, names or {}, messages)
     _draw_pieces(img, d, view, messages)
@@ -211,10 +214,11 @@ def cell_centre(cell: str) -> tuple[float, float]:
 
 
 @cache
-def static_board(side: str, messages: Translator = ENGLISH) -> Image.Image:
-    """The empty mountain of one side with its words in one language (cached: callers
-    copy it, never draw on it)."""
+def static_board(side: str, messages: Translator = ENGLISH, edition: int = EDITION) -> Image.Image:
+    """The empty mountain of one side with its words in one language, its start points
+    marked as in that rules edition (cached: callers copy it, never draw on it)."""
     board = load_content().board(side)
+    marks = board.marks(edition)
     width = board.width * C + 2 * M
     height = HEADER + board.height * C + 2 * M + FOOTER
     img = Image.new("RGB", (width, height), theme.BACKGROUND)
@@ -247,7 +251,7 @@ def static_board(side: str, messages: Translator = ENGLISH) -> Image.Image:
     for cell in board.workshop_sites:
         workshop_site(d, BOARD.box(cell), messages)
     for point in board.start_points:
-        start_point(d, BOARD.box(point.cell), point.id, point.players)
+        start_point(d, BOARD.box(point.cell), point.id, marks[point.id])
     # coordinates on all four edges
     for x in range(board.width):
         cx = M + x * C + C / 2

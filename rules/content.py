@@ -9,6 +9,7 @@ naming the file and the field.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -335,6 +336,9 @@ class BoardSide(_Model):
     players: list[int]
     tiers: list[str] = Field(min_length=5)
     start_points: list[StartPoint]
+    # the start points' marks in earlier rules editions: a game of edition k or earlier
+    # uses `former_marks[k]` (point id -> player counts), the first such k that applies
+    former_marks: dict[int, dict[str, list[int]]] = Field(default_factory=dict)
     rubble: list[str] = Field(default_factory=list)
     buried: dict[str, str] = Field(default_factory=dict)
     statue_spots: list[str] = Field(default_factory=list)
@@ -351,6 +355,30 @@ class BoardSide(_Model):
     def tier_at(self, cell: str) -> str:
         x, y = parse_cell(cell)
         return self.tiers[y][x]
+
+    def marks(self, edition: int) -> dict[str, list[int]]:
+        """Each start point's player counts in a game of this rules edition."""
+        for last in sorted(self.former_marks):
+            if edition <= last:
+                return self.former_marks[last]
+        return {p.id: p.players for p in self.start_points}
+
+    def points_beside(self, point_id: str, players: int, edition: int) -> tuple[str, ...]:
+        """The start points next to `point_id` among those marked for `players`: the
+        one before and the one after it going round the mountain's edge (with four
+        points, every point but the opposite one). Team mode puts partners' gates
+        there."""
+        cx, cy = (self.width - 1) / 2, (self.height - 1) / 2
+        marks = self.marks(edition)
+        ring = sorted(
+            (p for p in self.start_points if players in marks[p.id]),
+            key=lambda p: math.atan2(parse_cell(p.cell)[0] - cx, cy - parse_cell(p.cell)[1]),
+        )
+        ids = [p.id for p in ring]
+        if point_id not in ids or len(ids) < 2:
+            return ()
+        i = ids.index(point_id)
+        return tuple(dict.fromkeys((ids[i - 1], ids[(i + 1) % len(ids)])))
 
     @model_validator(mode="after")
     def _check_board(self) -> BoardSide:
@@ -379,6 +407,10 @@ class BoardSide(_Model):
             place(point.cell, f"start_points {point.id}")
             if self.tier_at(point.cell) != "1":
                 raise ValueError(f"start point {point.id} must be on the outer tier")
+        ids = {p.id for p in self.start_points}
+        for last, marks in self.former_marks.items():
+            if set(marks) != ids or not all(marks.values()):
+                raise ValueError(f"former_marks {last}: give every start point its counts")
         cells = [parse_cell(p.cell) for p in self.start_points]
         for i, (ax, ay) in enumerate(cells):
             for bx, by in cells[i + 1 :]:

@@ -159,18 +159,26 @@ def _gate(state: State, seat: int, action: PlaceGate) -> None:
             side=Named("side", side.id, side.name.lower()),
         )
     allowed = allowed_gate_counts(state)
-    if not allowed & set(point.players):
+    counts = side.marks(state.config.edition)[point.id]
+    if not allowed & set(counts):
         raise IllegalActionError(
             "Start point {point} is for {counts} players; use one marked {allowed}.",
             "wrong_point",
             point=point.id,
-            counts=Listed(tuple(point.players), "or"),
+            counts=Listed(tuple(counts), "or"),
             allowed=Listed(tuple(sorted(allowed)), "or"),
         )
     taken_cells = {points[p].cell for p in state.board.gates}
     if action.point in state.board.gates or point.cell in taken_cells:
         raise IllegalActionError(
             "Start point {point} already has a gate.", "point_taken", point=point.id
+        )
+    beside = partner_points(state, seat)
+    if beside is not None and action.point not in beside:
+        raise IllegalActionError(
+            "In a team game your gate goes next to your partner's: on {points}.",
+            "beside_partner",
+            points=Listed(beside, "or"),
         )
     mountain.add_piece(state, "gate", action.point, seat, [point.cell])
     if seat + 1 < len(state.players):
@@ -191,17 +199,33 @@ def _setup_phase_done(state: State) -> None:
         state.turn = Turn(seat=0, undo_floor=state.n_actions + 1)
 
 
+def partner_points(state: State, seat: int) -> tuple[str, ...] | None:
+    """In team mode, once the partner's gate is down: the start points next to it
+    (the Polish and Spanish rulebooks: partners make sure their gates lie next to each
+    other on the winter side). None where any free point will do."""
+    if not state.config.teams or state.config.edition < 3:
+        return None
+    team = state.players[seat].team
+    placed = next(
+        (p for p, s in state.board.gates.items() if s != seat and state.players[s].team == team),
+        None,
+    )
+    if placed is None:
+        return None
+    side = load_content().board(state.config.board_side)
+    return side.points_beside(placed, state.config.players, state.config.edition)
+
+
 def allowed_gate_counts(state: State) -> set[int]:
     """Start-point numbers a gate may use now: the player count, or with 2 players any
     number the side offers, the second gate sharing a number with the first."""
     n = state.config.players
     if n != 2:
         return {n}
-    side = load_content().board(state.config.board_side)
+    marks = load_content().board(state.config.board_side).marks(state.config.edition)
     if state.board.gates:
-        first = next(iter(state.board.gates))
-        return {k for p in side.start_points if p.id == first for k in p.players}
-    return {k for p in side.start_points for k in p.players}
+        return set(marks[next(iter(state.board.gates))])
+    return {k for counts in marks.values() for k in counts}
 
 
 # --- the turn -----------------------------------------------------------------------

@@ -280,8 +280,11 @@ def _gate_options(state: State, seat: int) -> Iterator[Action]:
     side = load_content().board(state.config.board_side)
     allowed = engine.allowed_gate_counts(state)
     taken = {p.cell for p in side.start_points if p.id in state.board.gates}
+    beside = engine.partner_points(state, seat)
+    marks = side.marks(state.config.edition)
     for point in side.start_points:
-        if allowed & set(point.players) and point.cell not in taken:
+        free = allowed & set(marks[point.id]) and point.cell not in taken
+        if free and (beside is None or point.id in beside):
             yield PlaceGate(point.id)
 
 

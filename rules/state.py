@@ -19,12 +19,14 @@ from rules.errors import ConfigError, Listed, Named, Phrase, RulesError
 Phase = Literal["draft", "gates", "play", "over"]
 WorkshopMode = Literal["random", "unique", "chosen"]
 
-EDITION = 2
+EDITION = 3
 """The engine's rules edition, stored in every game's config so a game keeps the rules
 it began with. Edition 1 (round 1): the draft came before the gates and clan carts
 paid for anything. Edition 2 follows the rulebook: gates first (setup step C before
-step D), clan carts only for their clan's statues. A stored config without an edition
-is from edition 1 (`GameConfig.stored`)."""
+step D), clan carts only for their clan's statues. Edition 3: partners' gates lie next
+to each other in team mode (the Polish and Spanish rulebooks), and 4 players start on
+the winter side's W5-W8 (the ring W1-W4 before: `BoardSide.former_marks`). A stored
+config without an edition is from edition 1 (`GameConfig.stored`)."""
 
 
 class GameConfig(BaseModel):

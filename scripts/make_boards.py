@@ -75,7 +75,31 @@ class Design:
     groups: list[Group]
     seed: int  # the best of a handful tried: the search is noisy
     mirror: bool = True  # keep the features left-right symmetric
+    # the numbers the search evens the shares out for, where they are not the marks
+    # (winter: the features were balanced for the 4-player ring W1-W4, and the
+    # 4-player table then moved to W5-W8, which self-play found fairer)
+    searched: dict[str, list[int]] | None = None
+    # the marks of earlier rules editions (see BoardSide.former_marks)
+    former_marks: dict[int, dict[str, list[int]]] = field(default_factory=dict)
 
+    def points_searched(self) -> list[tuple[str, str, list[int]]]:
+        """The start points with the numbers the search balances the features for."""
+        if self.searched is None:
+            return self.start_points
+        return [(pid, cell, self.searched[pid]) for pid, cell, _ in self.start_points]
+
+
+# the winter side's marks until rules edition 2: 4 players on the ring W1-W4
+WINTER_RING = {
+    "W1": [4, 5],
+    "W2": [4],
+    "W3": [4],
+    "W4": [4],
+    "W5": [5],
+    "W6": [5],
+    "W7": [5],
+    "W8": [5],
+}
 
 WINTER = Design(
     id="winter",
@@ -86,14 +110,14 @@ WINTER = Design(
     bounds=(2.9, 3.9, 4.95, 6.6),
     cut=("E16", "M16"),
     start_points=[
-        ("W1", "I1", [4, 5]),
-        ("W2", "Q9", [4]),
-        ("W3", "I17", [4]),
-        ("W4", "A9", [4]),
-        ("W5", "Q7", [5]),
-        ("W6", "M15", [5]),
-        ("W7", "E15", [5]),
-        ("W8", "A7", [5]),
+        ("W1", "I1", [2, 5]),
+        ("W2", "Q9", [2]),
+        ("W3", "I17", [2]),
+        ("W4", "A9", [2]),
+        ("W5", "Q7", [4, 5]),
+        ("W6", "M15", [4, 5]),
+        ("W7", "E15", [4, 5]),
+        ("W8", "A7", [4, 5]),
     ],
     groups=[
         Group("statue", 20, "12345", per_tier=(3, 5)),
@@ -109,6 +133,8 @@ WINTER = Design(
     ],
     seed=4,
     mirror=False,
+    searched=WINTER_RING,
+    former_marks={2: WINTER_RING},
 )
 
 AUTUMN = Design(
@@ -267,7 +293,7 @@ class Board:
         """(weight, ids of the points used, ownership, ownership of the cells within
         NEAR steps of their owner) for every configuration."""
         out: list[tuple[float, list[str], Owners, Owners]] = []
-        points = self.design.start_points
+        points = self.design.points_searched()
         for count in self.design.players:
             if count == 2:
                 sets = [[a, b] for a, b in combinations(points, 2) if set(a[2]) & set(b[2])]
@@ -572,6 +598,11 @@ class Board:
                 {"id": pid, "cell": cell, "players": players}
                 for pid, cell, players in self.design.start_points
             ],
+            **(
+                {"former_marks": {str(k): v for k, v in self.design.former_marks.items()}}
+                if self.design.former_marks
+                else {}
+            ),
             "rubble": names(self.rubble_cells(layout)),
             "buried": {cell_name(c): buried[c] for c in sorted(buried, key=lambda c: (c[1], c[0]))},
             "statue_spots": [cell_name(c) for c in statues],
@@ -615,6 +646,11 @@ def render(sides: list[dict[str, object]]) -> str:
             f'{ind}"start_points": '
             + _wrap([json.dumps(p, separators=(", ", ": ")) for p in points], ind, 1)
             + ",",
+            *(
+                [f'{ind}"former_marks": {json.dumps(side["former_marks"])},']
+                if "former_marks" in side
+                else []
+            ),
             f'{ind}"rubble": ' + _wrap([json.dumps(c) for c in rubble], ind, 10) + ",",
             f'{ind}"buried": {{\n'
             + ",\n".join(

@@ -23,10 +23,12 @@ from rules.resources import Resource, symbol_name
 from rules.state import State, Troll
 
 
-def rulebook_text() -> str:
-    """The English rulebook beside the project (`../shared/seeds/`), whitespace folded,
-    for tests that check a quoted line is really the rulebook's; skips without it."""
-    path = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "hotmk-rules-en.txt"
+def rulebook_text(language: str = "en") -> str:
+    """The rulebook beside the project (`../shared/seeds/`, English, `pl` or `es`),
+    whitespace folded, for tests that check a quoted line is really the rulebook's;
+    skips without it."""
+    seeds = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+    path = seeds / f"hotmk-rules-{language}.txt"
     if not path.exists():
         pytest.skip("the rulebook text is not beside the project")
     return " ".join(path.read_text(encoding="utf-8").split())

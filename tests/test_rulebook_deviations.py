@@ -108,7 +108,87 @@ def test_a_game_stored_before_edition_2_still_drafts_first_and_replays() -> None
     again = game_from_record(record)
     assert again.config.edition == 1
     assert again.state.to_json() == old.state.to_json()
-    assert Game.new(players=2, seed=4).config.edition == EDITION == 2
+    assert Game.new(players=2, seed=4).config.edition == EDITION == 3
+
+
+# --- team mode: partners' gates lie next to each other (edition 3) -----------------
+
+# the English book has no team mode; the Polish and Spanish books say it in setup
+PARTNERS_PL = (
+    "Usiądźcie obok swojego partnera i upewnijcie się, że wasze wrota leżą obok siebie"
+    " na zimowej stronie planszy."
+)
+PARTNERS_ES = (
+    "asegurandose de que las puertas de ambos se encuentren al lado en la cara de Invierno"
+)
+
+
+def test_the_polish_and_spanish_rulebooks_put_partners_gates_side_by_side() -> None:
+    assert PARTNERS_PL in rulebook_text("pl")
+    assert PARTNERS_ES in rulebook_text("es")
+
+
+def _gates(game: Game, *points: str) -> None:
+    for point in points:
+        seat = game.state.gate_seat
+        assert seat is not None
+        game.play(seat, f"gate {point}")
+
+
+def test_a_partner_places_their_gate_next_to_their_partners() -> None:
+    """PL: "upewnijcie się, że wasze wrota leżą obok siebie na zimowej stronie planszy"
+    (make sure your gates lie next to each other on the winter side). Seats 0 and 3 are
+    one team, 1 and 2 the other; the 4-player points go W5, W6, W7, W8 round the
+    edge, so each has two neighbours and one opposite point."""
+    game = Game.new(players=4, seed=3, teams=True)
+    _gates(game, "W6", "W7")
+    # seat 2's partner (seat 1) is on W7: W5 is opposite it
+    error = _refused(game, 2, "gate W5", "beside_partner")
+    assert "next to your partner's" in error.message
+    assert [str(a) for a in legal_actions(game.state, 2, "gate")] == ["gate W8"]
+    _gates(game, "W8")
+    # seat 3's partner (seat 0) is on W6: of its neighbours W5 and W7, W5 is free
+    assert [str(a) for a in legal_actions(game.state, 3, "gate")] == ["gate W5"]
+    _gates(game, "W5")
+    assert game.state.phase == "draft"
+
+
+def test_the_first_gate_of_each_team_goes_anywhere_free() -> None:
+    game = Game.new(players=4, seed=3, teams=True)
+    assert [str(a) for a in legal_actions(game.state, 0, "gate")] == [
+        "gate W5",
+        "gate W6",
+        "gate W7",
+        "gate W8",
+    ]
+    _gates(game, "W5")
+    # the other team's first gate may even go opposite
+    assert "gate W7" in [str(a) for a in legal_actions(game.state, 1, "gate")]
+
+
+def test_four_players_start_on_w5_to_w8_and_older_games_on_the_ring() -> None:
+    """Edition 3 moved the 4-player table to W5-W8 (docs/content.md, "Seat balance");
+    a game begun before keeps the points it was marked with, and replays."""
+    new = Game.new(players=4, seed=5)
+    assert {str(a) for a in legal_actions(new.state, 0, "gate")} == {
+        "gate W5",
+        "gate W6",
+        "gate W7",
+        "gate W8",
+    }
+    _refused(new, 0, "gate W2", "wrong_point")
+    old = Game.new(players=4, seed=5, teams=True, edition=2)
+    assert {str(a) for a in legal_actions(old.state, 0, "gate")} == {
+        "gate W1",
+        "gate W2",
+        "gate W3",
+        "gate W4",
+    }
+    # edition 2 had no partner rule: partners opposite each other (W1 and W3)
+    _gates(old, "W1", "W2", "W4", "W3")
+    assert old.state.board.gates == {"W1": 0, "W2": 1, "W4": 2, "W3": 3}
+    again = game_from_record(old.record())
+    assert again.state.to_json() == old.state.to_json()
 
 
 # --- a level-3 recruit *may* take a pedestal: tests/test_recruit.py (LEVEL3) -------

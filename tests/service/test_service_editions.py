@@ -12,6 +12,7 @@ from service_helpers import USERS, open_service, play_moves, raw, record_for
 
 from bot.service.owed import StartPost, TurnPost, read_payload
 from bot.service.protocol import StoryData
+from rules.state import EDITION
 
 A, B = USERS[:2]
 
@@ -28,7 +29,7 @@ async def test_a_game_of_edition_1_drafts_first_then_places_its_gates(
             assert game.config["edition"] == 1
         else:
             game = await service.create_game(A, {"players": 2})
-            assert game.config["edition"] == 2
+            assert game.config["edition"] == EDITION
             config = {k: v for k, v in game.config.items() if k != "edition"}
             db = raw(path)
             db.execute("UPDATE games SET config = ? WHERE id = ?", (json.dumps(config), game.id))
