@@ -261,10 +261,11 @@ def _horde_card(
         step = max(32.0, (width - least) / len(counts))
     room = width - step * len(counts)
     cost_w = min(font(12).getlength(cost), room)
+    bx = x + 8
     if cost_w >= least:
         cost_box = (x + 8, y + 76, x + 8 + cost_w, y + 96)
         text_left(d, (x + 8, y + 86), cost, 12, theme.INK_DIM, box=cost_box, floor=MIN_SIZE)
-    bx = x + 8 + max(cost_w, 0) + 16
+        bx += cost_w + 16
     for res, k in sorted(counts.items()):
         paste(img, resource_icon(res, 20), (bx, y + 86))
         draw_text(d, (bx + 12, y + 86), f"×{k}", 13, theme.INK, "bold", "lm")
