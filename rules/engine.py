@@ -200,9 +200,9 @@ def _setup_phase_done(state: State) -> None:
 
 
 def partner_points(state: State, seat: int) -> tuple[str, ...] | None:
-    """In team mode, once the partner's gate is down: the start points next to it
-    (the Polish and Spanish rulebooks: partners make sure their gates lie next to each
-    other on the winter side). None where any free point will do."""
+    """In team mode, once the partner's gate is down: the free start points next to
+    it (the Polish and Spanish rulebooks: partners make sure their gates lie next to
+    each other on the winter side). None where any free point will do."""
     if not state.config.teams or state.config.edition < 3:
         return None
     team = state.players[seat].team
@@ -213,7 +213,8 @@ def partner_points(state: State, seat: int) -> tuple[str, ...] | None:
     if placed is None:
         return None
     side = load_content().board(state.config.board_side)
-    return side.points_beside(placed, state.config.players, state.config.edition)
+    beside = side.points_beside(placed, state.config.players, state.config.edition)
+    return tuple(p for p in beside if p not in state.board.gates)
 
 
 def allowed_gate_counts(state: State) -> set[int]:

@@ -145,6 +145,8 @@ def test_a_partner_places_their_gate_next_to_their_partners() -> None:
     # seat 2's partner (seat 1) is on W7: W5 is opposite it
     error = _refused(game, 2, "gate W5", "beside_partner")
     assert "next to your partner's" in error.message
+    # W7's other neighbour, W6, is taken: the refusal names only the free one
+    assert error.message.endswith("on W8.")
     assert [str(a) for a in legal_actions(game.state, 2, "gate")] == ["gate W8"]
     _gates(game, "W8")
     # seat 3's partner (seat 0) is on W6: of its neighbours W5 and W7, W5 is free
