@@ -148,38 +148,14 @@ def _draft_bonus(state: State, seat: int) -> None:
 
 
 def _gate(state: State, seat: int, action: PlaceGate) -> None:
-    side = load_content().board(state.config.board_side)
-    points = {p.id: p for p in side.start_points}
-    point = points.get(action.point)
-    if point is None:
-        raise IllegalActionError(
-            "There is no start point {point} on this side of the board ({side}).",
-            "no_such_point",
-            point=action.point,
-            side=Named("side", side.id, side.name.lower()),
-        )
-    allowed = allowed_gate_counts(state)
-    counts = side.marks(state.config.edition)[point.id]
-    if not allowed & set(counts):
-        raise IllegalActionError(
-            "Start point {point} is for {counts} players; use one marked {allowed}.",
-            "wrong_point",
-            point=point.id,
-            counts=Listed(tuple(counts), "or"),
-            allowed=Listed(tuple(sorted(allowed)), "or"),
-        )
-    taken_cells = {points[p].cell for p in state.board.gates}
-    if action.point in state.board.gates or point.cell in taken_cells:
-        raise IllegalActionError(
-            "Start point {point} already has a gate.", "point_taken", point=point.id
-        )
-    beside = partner_points(state, seat)
-    if beside is not None and action.point not in beside:
-        raise IllegalActionError(
-            "In a team game your gate goes next to your partner's: on {points}.",
-            "beside_partner",
-            points=Listed(beside, "or"),
-        )
+    refusal = gate_refusal(state, seat, action.point)
+    if refusal is not None:
+        raise refusal
+    point = next(
+        p
+        for p in load_content().board(state.config.board_side).start_points
+        if p.id == action.point
+    )
     mountain.add_piece(state, "gate", action.point, seat, [point.cell])
     if seat + 1 < len(state.players):
         state.gate_seat = seat + 1
@@ -197,6 +173,45 @@ def _setup_phase_done(state: State) -> None:
     else:
         state.phase = "play"
         state.turn = Turn(seat=0, undo_floor=state.n_actions + 1)
+
+
+def gate_refusal(state: State, seat: int, point_id: str) -> IllegalActionError | None:
+    """Why `seat` may not place its gate on `point_id` now, or None if it may: a start
+    point of this side, marked for this table (in the game's rules edition), free, and
+    in team mode next to the partner's gate once that is down."""
+    side = load_content().board(state.config.board_side)
+    points = {p.id: p for p in side.start_points}
+    point = points.get(point_id)
+    if point is None:
+        return IllegalActionError(
+            "There is no start point {point} on this side of the board ({side}).",
+            "no_such_point",
+            point=point_id,
+            side=Named("side", side.id, side.name.lower()),
+        )
+    allowed = allowed_gate_counts(state)
+    counts = side.marks(state.config.edition)[point.id]
+    if not allowed & set(counts):
+        return IllegalActionError(
+            "Start point {point} is for {counts} players; use one marked {allowed}.",
+            "wrong_point",
+            point=point.id,
+            counts=Listed(tuple(counts), "or"),
+            allowed=Listed(tuple(sorted(allowed)), "or"),
+        )
+    taken_cells = {points[p].cell for p in state.board.gates}
+    if point_id in state.board.gates or point.cell in taken_cells:
+        return IllegalActionError(
+            "Start point {point} already has a gate.", "point_taken", point=point.id
+        )
+    beside = partner_points(state, seat)
+    if beside is not None and point_id not in beside:
+        return IllegalActionError(
+            "In a team game your gate goes next to your partner's: on {points}.",
+            "beside_partner",
+            points=Listed(beside, "or"),
+        )
+    return None
 
 
 def partner_points(state: State, seat: int) -> tuple[str, ...] | None:

@@ -277,14 +277,8 @@ def gate_actions(state: State, seat: int) -> Iterator[Action]:
 
 
 def _gate_options(state: State, seat: int) -> Iterator[Action]:
-    side = load_content().board(state.config.board_side)
-    allowed = engine.allowed_gate_counts(state)
-    taken = {p.cell for p in side.start_points if p.id in state.board.gates}
-    beside = engine.partner_points(state, seat)
-    marks = side.marks(state.config.edition)
-    for point in side.start_points:
-        free = allowed & set(marks[point.id]) and point.cell not in taken
-        if free and (beside is None or point.id in beside):
+    for point in load_content().board(state.config.board_side).start_points:
+        if engine.gate_refusal(state, seat, point.id) is None:
             yield PlaceGate(point.id)
 
 
