@@ -129,7 +129,7 @@ def board_image(
 ) -> Image.Image:
     highlight = tuple(highlight)
     side = _side(view)
-    # the start points' marks as the game's rules edition has them
+    # the start points' marks and the features as the game's rules edition has them
     edition = int(view["config"].get("edition", EDITION))
     img = static_board(side, messages, edition).copy()
     d = ImageDraw.Draw(img)
@@ -216,8 +216,10 @@ def cell_centre(cell: str) -> tuple[float, float]:
 @cache
 def static_board(side: str, messages: Translator = ENGLISH, edition: int = EDITION) -> Image.Image:
     """The empty mountain of one side with its words in one language, its start points
-    marked as in that rules edition (cached: callers copy it, never draw on it)."""
+    marked and its features laid out as in that rules edition (cached: callers copy it,
+    never draw on it)."""
     board = load_content().board(side)
+    board = board.laid_out(board.layout(edition))
     marks = board.marks(edition)
     width = board.width * C + 2 * M
     height = HEADER + board.height * C + 2 * M + FOOTER

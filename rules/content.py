@@ -323,12 +323,24 @@ class StartPoint(_Model):
     players: list[int] = Field(min_length=1)
 
 
-class BoardSide(_Model):
+class Features(_Model):
+    """What is printed on a side besides its tiers and start points. Statue spots are
+    listed in clockwise order (setup cycles the clans over them in that order)."""
+
+    rubble: list[str] = Field(default_factory=list)
+    buried: dict[str, str] = Field(default_factory=dict)
+    statue_spots: list[str] = Field(default_factory=list)
+    workshop_sites: list[str] = Field(default_factory=list)
+
+
+class BoardSide(Features):
     """One side of the board as a grid.
 
     `tiers` has one string per row: `1`..`5` for the tiers from the outside in (dark
     gray, gray, brown, orange, yellow), `H` for the Heart of the Mountain, `.` for
-    cells off the mountain. Statue spots are listed in clockwise order.
+    cells off the mountain. The features (`Features`) are the ones of the current rules
+    edition; a game of an earlier edition keeps the ones it began with
+    (`former_features`, `laid_out`), so that it replays.
     """
 
     id: str
@@ -339,10 +351,10 @@ class BoardSide(_Model):
     # the start points' marks in earlier rules editions: a game of edition k or earlier
     # uses `former_marks[k]` (point id -> player counts), the first such k that applies
     former_marks: dict[int, dict[str, list[int]]] = Field(default_factory=dict)
-    rubble: list[str] = Field(default_factory=list)
-    buried: dict[str, str] = Field(default_factory=dict)
-    statue_spots: list[str] = Field(default_factory=list)
-    workshop_sites: list[str] = Field(default_factory=list)
+    # the features of earlier rules editions, the same way: a game of edition k or
+    # earlier is laid out as `former_features[k]`, the first such k that applies
+    former_features: dict[int, Features] = Field(default_factory=dict)
+    _laid_out: dict[int, BoardSide] = PrivateAttr(default_factory=dict)
 
     @property
     def width(self) -> int:
@@ -355,6 +367,23 @@ class BoardSide(_Model):
     def tier_at(self, cell: str) -> str:
         x, y = parse_cell(cell)
         return self.tiers[y][x]
+
+    def layout(self, edition: int) -> int:
+        """Which features a game of this rules edition is laid out with: the key of
+        `former_features` that applies, or 0 for the current ones."""
+        return next((last for last in sorted(self.former_features) if edition <= last), 0)
+
+    def laid_out(self, layout: int) -> BoardSide:
+        """This side with the features of `layout` (see `layout`) in place of the
+        current ones."""
+        if not layout:
+            return self
+        side = self._laid_out.get(layout)
+        if side is None:
+            side = self._laid_out[layout] = self.model_copy(
+                update=dict(self.former_features[layout])
+            )
+        return side
 
     def marks(self, edition: int) -> dict[str, list[int]]:
         """Each start point's player counts in a game of this rules edition."""
@@ -387,24 +416,10 @@ class BoardSide(_Model):
         for row in self.tiers:
             if set(row) - set("12345H."):
                 raise ValueError(f"tiers: row {row!r} may only hold 1-5, H and .")
-        seen: dict[str, str] = {}
-
-        def place(cell: str, what: str, *, shared_with: tuple[str, ...] = ()) -> None:
-            try:
-                x, y = parse_cell(cell)
-            except ValueError as exc:
-                raise ValueError(f"{what}: {exc}") from None
-            if not (0 <= y < self.height and 0 <= x < self.width):
-                raise ValueError(f"{what}: {cell} is off the board")
-            if self.tiers[y][x] not in "12345":
-                raise ValueError(f"{what}: {cell} is not on a tier of the mountain")
-            other = seen.get(cell)
-            if other is not None and other not in shared_with:
-                raise ValueError(f"{what}: {cell} is already used by {other}")
-            seen.setdefault(cell, what.split()[0])
-
+        points: dict[str, str] = {}
+        named = [(p.cell, f"start_points {p.id}") for p in self.start_points]
+        self._place(points, named, "start_points")
         for point in self.start_points:
-            place(point.cell, f"start_points {point.id}")
             if self.tier_at(point.cell) != "1":
                 raise ValueError(f"start point {point.id} must be on the outer tier")
         ids = {p.id for p in self.start_points}
@@ -416,19 +431,47 @@ class BoardSide(_Model):
             for bx, by in cells[i + 1 :]:
                 if abs(ax - bx) + abs(ay - by) == 1:
                     raise ValueError("start points may not be side by side (gates would touch)")
-        for cell in self.workshop_sites:
-            place(cell, "workshop_sites")
-        for cell in self.statue_spots:
-            place(cell, "statue_spots")
-        for cell, resource in self.buried.items():
-            if resource not in RESOURCE_BY_NAME:
-                raise ValueError(f"buried {cell}: unknown resource {resource!r}")
-            place(cell, "buried")
-        for cell in self.rubble:
-            place(cell, "rubble", shared_with=("statue_spots", "buried"))
-        if len(self.statue_spots) > 21:
-            raise ValueError("at most 21 statue spots (7 statues per clan)")
+        self._check_features(self, dict(points), "")
+        for last, former in self.former_features.items():
+            self._check_features(former, dict(points), f"former_features {last}: ")
         return self
+
+    def _place(
+        self,
+        seen: dict[str, str],
+        cells: list[tuple[str, str]],
+        what: str,
+        shared_with: tuple[str, ...] = (),
+    ) -> None:
+        """Each cell is on a tier of the mountain and not yet used (but by a kind in
+        `shared_with`); `seen` records what each cell holds."""
+        for cell, name in cells:
+            try:
+                x, y = parse_cell(cell)
+            except ValueError as exc:
+                raise ValueError(f"{name}: {exc}") from None
+            if not (0 <= y < self.height and 0 <= x < self.width):
+                raise ValueError(f"{name}: {cell} is off the board")
+            if self.tiers[y][x] not in "12345":
+                raise ValueError(f"{name}: {cell} is not on a tier of the mountain")
+            other = seen.get(cell)
+            if other is not None and other not in shared_with:
+                raise ValueError(f"{name}: {cell} is already used by {other}")
+            seen.setdefault(cell, what)
+
+    def _check_features(self, features: Features, seen: dict[str, str], where: str) -> None:
+        for cell, resource in features.buried.items():
+            if resource not in RESOURCE_BY_NAME:
+                raise ValueError(f"{where}buried {cell}: unknown resource {resource!r}")
+        for what, cells, shared in (
+            ("workshop_sites", features.workshop_sites, ()),
+            ("statue_spots", features.statue_spots, ()),
+            ("buried", list(features.buried), ()),
+            ("rubble", features.rubble, ("statue_spots", "buried")),
+        ):
+            self._place(seen, [(c, f"{where}{what}") for c in cells], what, shared)
+        if len(features.statue_spots) > 21:
+            raise ValueError(f"{where}at most 21 statue spots (7 statues per clan)")
 
 
 class Content(_Model):

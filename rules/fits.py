@@ -22,7 +22,15 @@ from functools import cache
 from itertools import compress
 
 from rules.content import load_content
-from rules.mountain import board_memo, geo, geometry, networks, opponents_networks, own_network
+from rules.mountain import (
+    board_memo,
+    geo,
+    geometry,
+    layout_key,
+    networks,
+    opponents_networks,
+    own_network,
+)
 from rules.shapes import Variant, tunnel_size, tunnel_variants
 from rules.state import State
 
@@ -42,14 +50,14 @@ class Fits:
     """Where tile orientations fit on one board version for one seat, worked out per
     set of tiles as asked (`_Plan`)."""
 
-    __slots__ = ("_free_at", "_hits", "_touch_at", "side")
+    __slots__ = ("_free_at", "_hits", "_touch_at", "layout")
 
     def __init__(self, state: State, seat: int, own: int) -> None:
         g = geo(state)
         nets = networks(state)
         free = g.area & ~nets.occupied & ~g.sites & ~g.spread(opponents_networks(state, seat))
         touch = g.spread(own) & free
-        self.side = state.config.board_side
+        self.layout = layout_key(state)
         offsets = _offsets(g.stride)
         self._free_at = [free >> o for o in offsets]
         self._touch_at = [touch >> o for o in offsets]
@@ -60,7 +68,7 @@ class Fits:
         per orientation the origins where it fits (none for the tiles not `left` in
         the supply)."""
         biggest = _biggest_tile() if max_size is None else min(max_size, _biggest_tile())
-        plan = _plan(self.side, biggest)
+        plan = _plan(self.layout, biggest)
         hits = self._hits.get(biggest)
         if hits is None:
             free_at, touch_at = self._free_at, self._touch_at
@@ -115,11 +123,11 @@ _NOWHERE = [0] * 64  # no origin, for each orientation of a tile (a tile has at 
 
 
 @cache
-def _plan(side: str, biggest: int) -> _Plan:
+def _plan(layout: tuple[str, int], biggest: int) -> _Plan:
     """The plan for the tiles of at most `biggest` cells, put together from the side's
     `_Table` (worked out for the supply's tiles too: it is found in no time, and a tile
     whose last copy is gone costs only the nodes no other tile needs)."""
-    table = _table(side)
+    table = _table(layout)
     tiles = [t for t, (_, size) in enumerate(tile_sizes()) if size <= biggest]
     needed = sorted(set().union(*(table.needs[t] for t in tiles)))
     index = {n: i for i, n in enumerate(needed)}
@@ -160,8 +168,8 @@ class _Table:
 
 
 @cache
-def _table(side: str) -> _Table:
-    g = geometry(side)
+def _table(layout: tuple[str, int]) -> _Table:
+    g = geometry(*layout)
     stride = g.stride
     offsets = _offsets(stride)
     orientations = [

@@ -101,8 +101,10 @@ class Geometry:
 
 
 @cache
-def geometry(side: str) -> Geometry:
-    board = load_content().board(side)
+def geometry(side: str, layout: int = 0) -> Geometry:
+    """The side's geometry with the features of `layout` (`BoardSide.layout`: 0 for
+    the current rules edition's)."""
+    board = load_content().board(side).laid_out(layout)
     width, height = board.width, board.height
     stride = width + GUARD
     area = heart = 0
@@ -151,8 +153,15 @@ def geo(state: State) -> Geometry:
     kept = state.board.__dict__
     g = kept.get("_geometry")
     if g is None:
-        g = kept["_geometry"] = geometry(state.config.board_side)
+        g = kept["_geometry"] = geometry(*layout_key(state))
     return g
+
+
+def layout_key(state: State) -> tuple[str, int]:
+    """The state's board side and which of its feature sets the game is laid out with
+    (a game keeps the features of the rules edition it began in)."""
+    side = state.config.board_side
+    return side, load_content().board(side).layout(state.config.edition)
 
 
 @dataclass

@@ -624,20 +624,37 @@ def _wrap(items: Sequence[str], indent: str, per_line: int) -> str:
     return "[\n" + ",\n".join(indent + "  " + line for line in lines) + "\n" + indent + "]"
 
 
+FEATURES = ("rubble", "buried", "statue_spots", "workshop_sites")
+
+
+def _feature_lines(features: dict[str, object], ind: str) -> list[str]:
+    """The four feature lists of a side (or of a former layout), one key a line."""
+    rubble = features["rubble"]
+    buried = features["buried"]
+    statues = features["statue_spots"]
+    workshops = features["workshop_sites"]
+    assert isinstance(rubble, list) and isinstance(buried, dict)
+    assert isinstance(statues, list) and isinstance(workshops, list)
+    buried_items = [f"{json.dumps(k)}: {json.dumps(v)}" for k, v in buried.items()]
+    return [
+        f'{ind}"rubble": ' + _wrap([json.dumps(c) for c in rubble], ind, 10) + ",",
+        f'{ind}"buried": {{\n'
+        + ",\n".join(
+            ind + "  " + ", ".join(buried_items[i : i + 4]) for i in range(0, len(buried_items), 4)
+        )
+        + f"\n{ind}}},",
+        f'{ind}"statue_spots": ' + _wrap([json.dumps(c) for c in statues], ind, 10) + ",",
+        f'{ind}"workshop_sites": ' + _wrap([json.dumps(c) for c in workshops], ind, 10),
+    ]
+
+
 def render(sides: list[dict[str, object]]) -> str:
     parts = []
     for side in sides:
         ind = "      "
         tiers = side["tiers"]
         points = side["start_points"]
-        rubble = side["rubble"]
-        buried = side["buried"]
-        statues = side["statue_spots"]
-        workshops = side["workshop_sites"]
         assert isinstance(tiers, list) and isinstance(points, list)
-        assert isinstance(rubble, list) and isinstance(buried, dict)
-        assert isinstance(statues, list) and isinstance(workshops, list)
-        buried_items = [f"{json.dumps(k)}: {json.dumps(v)}" for k, v in buried.items()]
         lines = [
             f'{ind}"id": {json.dumps(side["id"])},',
             f'{ind}"name": {json.dumps(side["name"])},',
@@ -651,28 +668,60 @@ def render(sides: list[dict[str, object]]) -> str:
                 if "former_marks" in side
                 else []
             ),
-            f'{ind}"rubble": ' + _wrap([json.dumps(c) for c in rubble], ind, 10) + ",",
-            f'{ind}"buried": {{\n'
-            + ",\n".join(
-                ind + "  " + ", ".join(buried_items[i : i + 4])
-                for i in range(0, len(buried_items), 4)
-            )
-            + f"\n{ind}}},",
-            f'{ind}"statue_spots": ' + _wrap([json.dumps(c) for c in statues], ind, 10) + ",",
-            f'{ind}"workshop_sites": ' + _wrap([json.dumps(c) for c in workshops], ind, 10),
+            *_feature_lines(side, ind),
         ]
+        former = side.get("former_features")
+        if former:
+            assert isinstance(former, dict)
+            lines[-1] += ","
+            inner = ind + "    "
+            blocks = [
+                f"{ind}  {json.dumps(key)}: {{\n"
+                + "\n".join(_feature_lines(layout, inner))
+                + f"\n{ind}  }}"
+                for key, layout in former.items()
+            ]
+            lines.append(f'{ind}"former_features": {{\n' + ",\n".join(blocks) + f"\n{ind}}}")
         parts.append("    {\n" + "\n".join(lines) + "\n    }")
     return '{\n  "boards": [\n' + ",\n".join(parts) + "\n  ]\n}\n"
+
+
+def with_history(side: dict[str, object], retire: int | None) -> dict[str, object]:
+    """The generated side with the former layouts boards.json already keeps (history is
+    not generated: games of earlier rules editions replay on it), and with `retire`,
+    the layout boards.json has now kept as the one of that edition when the new one
+    differs from it."""
+    if not OUT.exists():
+        return side
+    old = next(
+        (b for b in json.loads(OUT.read_text(encoding="utf-8"))["boards"] if b["id"] == side["id"]),
+        None,
+    )
+    if old is None:
+        return side
+    former: dict[str, object] = dict(old.get("former_features", {}))
+    if retire is not None and any(old[k] != side[k] for k in FEATURES):
+        if str(retire) in former:
+            raise SystemExit(f"{side['id']}: the layout of edition {retire} is already kept")
+        former[str(retire)] = {k: old[k] for k in FEATURES}
+    return {**side, "former_features": former} if former else side
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare instead of writing")
+    parser.add_argument(
+        "--retire",
+        type=int,
+        metavar="EDITION",
+        help="keep the file's present features as the layout of rules edition EDITION "
+        "(for each side whose features change), so that its games still replay",
+    )
     args = parser.parse_args()
     sides = []
     for design in (WINTER, AUTUMN):
         board = Board(design)
-        sides.append(board.to_json(board.search()))
+        sides.append(with_history(board.to_json(board.search()), args.retire))
     text = render(sides)
     json.loads(text)
     if args.check:

@@ -37,7 +37,7 @@ def cleared_game(
         sites=real.mask(list(sites)),
         buried={real.bit(c): Resource(r) for c, r in (buried or {}).items()},
     )
-    monkeypatch.setattr(mountain, "geometry", lambda side: blank)
+    monkeypatch.setattr(mountain, "geometry", lambda side, layout=0: blank)
     state = game.state
     state.board.pieces.clear()
     state.board.statues.clear()
