@@ -93,6 +93,7 @@ class GameSummary:
     spells_available: tuple[str, ...]  # in the spellbook at some point
     workshops_available: tuple[str, ...]  # in the supply or on the board
     halls_available: tuple[str, ...]
+    gates: tuple[str, ...] = ()  # per seat, the start point its gate went on
 
     def side_scores(self) -> list[int]:
         return [self.scores[side[0]] for side in self.sides]
@@ -182,6 +183,7 @@ def play_summary(task: Task) -> GameSummary:
             sorted(set(start.workshop_supply) | set(game.state.board.workshops.values()))
         ),
         halls_available=tuple(sorted(start.halls_left)),
+        gates=tuple(sorted(game.state.board.gates, key=lambda p: game.state.board.gates[p])),
     )
 
 
@@ -506,7 +508,26 @@ def wins_lines(t: TableFigures) -> list[str]:
     ]
     if t.teams:
         lines += [*side_table(t.teams, "team"), ""]
-    return [*lines, *side_table(t.seats, "seat"), ""]
+    return [*lines, *side_table(t.seats, "seat"), "", *gate_lines(t.games)]
+
+
+def gate_lines(games: Sequence[GameSummary]) -> list[str]:
+    """Where each seat's gate went, in how many games (the AI chooses the start points
+    in turn order, so a seat's win rate is largely that of the points it gets)."""
+    counts: list[Counter[str]] = []
+    for game in games:
+        for seat, point in enumerate(game.gates):
+            if seat == len(counts):
+                counts.append(Counter())
+            counts[seat][point] += 1
+    if not counts:
+        return []
+    seats = "; ".join(
+        f"seat {seat + 1} "
+        + ", ".join(f"{point} {n}" for point, n in sorted(c.items(), key=lambda kv: -kv[1]))
+        for seat, c in enumerate(counts)
+    )
+    return [f"Start points (games): {seats}.", ""]
 
 
 def uses_lines(rows: Sequence[UseRow], games: int, rare: float) -> list[str]:

@@ -73,6 +73,10 @@ def test_tiny_run_end_to_end(tmp_path: Path) -> None:
     text = out.read_text(encoding="utf-8")
     assert "| seat | wins | win rate | 95% interval |" in text
     assert "| 2 players | 2 |" in text
+    # where each seat's gate went: two points per game, each seat one in each game
+    gates = [g["gates"] for g in table["games"]]
+    assert all(len(pair) == 2 and len(set(pair)) == 2 for pair in gates)
+    assert "Start points (games): seat 1 " in text
     assert "--games 2 --tables 2 --ai random --jobs 1" in text
     assert text == result.stdout
     assert "2 players: 2/2 games done" in result.stderr
