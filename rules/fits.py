@@ -26,7 +26,6 @@ from rules.mountain import (
     board_memo,
     geo,
     geometry,
-    layout_key,
     networks,
     opponents_networks,
     own_network,
@@ -57,7 +56,7 @@ class Fits:
         nets = networks(state)
         free = g.area & ~nets.occupied & ~g.sites & ~g.spread(opponents_networks(state, seat))
         touch = g.spread(own) & free
-        self.layout = layout_key(state)
+        self.layout = (g.side, g.layout)
         offsets = _offsets(g.stride)
         self._free_at = [free >> o for o in offsets]
         self._touch_at = [touch >> o for o in offsets]

@@ -41,6 +41,7 @@ def tier_named(tier: int) -> Named:
 @dataclass(frozen=True)
 class Geometry:
     side: str
+    layout: int  # which of the side's feature sets (`BoardSide.layout`)
     width: int
     height: int
     stride: int
@@ -134,6 +135,7 @@ def geometry(side: str, layout: int = 0) -> Geometry:
 
     return Geometry(
         side=side,
+        layout=layout,
         width=width,
         height=height,
         stride=stride,
