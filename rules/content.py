@@ -392,18 +392,25 @@ class BoardSide(Features):
                 return self.former_marks[last]
         return {p.id: p.players for p in self.start_points}
 
+    def clockwise(self, players: int, edition: int) -> list[str]:
+        """The start points marked for `players` in that rules edition, going clockwise
+        round the mountain's edge from the top."""
+        cx, cy = (self.width - 1) / 2, (self.height - 1) / 2
+        marks = self.marks(edition)
+        ring = sorted(
+            (p for p in self.start_points if players in marks[p.id]),
+            key=lambda p: (
+                math.atan2(parse_cell(p.cell)[0] - cx, cy - parse_cell(p.cell)[1]) % math.tau
+            ),
+        )
+        return [p.id for p in ring]
+
     def points_beside(self, point_id: str, players: int, edition: int) -> tuple[str, ...]:
         """The start points next to `point_id` among those marked for `players`: the
         one before and the one after it going round the mountain's edge (with four
         points, every point but the opposite one). Team mode puts partners' gates
         there."""
-        cx, cy = (self.width - 1) / 2, (self.height - 1) / 2
-        marks = self.marks(edition)
-        ring = sorted(
-            (p for p in self.start_points if players in marks[p.id]),
-            key=lambda p: math.atan2(parse_cell(p.cell)[0] - cx, cy - parse_cell(p.cell)[1]),
-        )
-        ids = [p.id for p in ring]
+        ids = self.clockwise(players, edition)
         if point_id not in ids or len(ids) < 2:
             return ()
         i = ids.index(point_id)
