@@ -1,0 +1,56 @@
+"""scripts/make_boards.py's writing side (its search takes minutes: `--check` runs it):
+boards.json's own text, and the former layouts kept as history."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+
+import make_boards
+
+from rules.content import BoardSide
+
+SHIPPED = Path(__file__).resolve().parent.parent / "rules" / "data" / "boards.json"
+
+
+def _sides() -> list[dict[str, object]]:
+    sides: list[dict[str, object]] = json.loads(SHIPPED.read_text(encoding="utf-8"))["boards"]
+    return sides
+
+
+def test_the_writer_gives_boards_json_its_own_text() -> None:
+    assert make_boards.render(_sides()) == SHIPPED.read_text(encoding="utf-8")
+
+
+def test_retiring_keeps_the_present_layout_as_that_editions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "boards.json"
+    out.write_text(SHIPPED.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(make_boards, "OUT", out)
+    winter = next(s for s in _sides() if s["id"] == "winter")
+    spots = winter["statue_spots"]
+    assert isinstance(spots, list)
+    moved = {**winter, "statue_spots": [*spots[:-1], "B8"]}  # a new layout of one spot
+    # without --retire nothing is kept; the same features are never retired
+    assert "former_features" not in make_boards.with_history(moved, None)
+    assert "former_features" not in make_boards.with_history(winter, 3)
+    kept = make_boards.with_history(moved, 3)
+    former = kept["former_features"]
+    assert isinstance(former, dict)
+    assert former["3"]["statue_spots"] == spots
+    # written, read back and validated: edition 3's games keep the old spot, new games not
+    text = make_boards.render([kept])
+    side = BoardSide.model_validate(json.loads(text)["boards"][0])
+    assert side.laid_out(side.layout(3)).statue_spots == spots
+    assert side.laid_out(side.layout(4)).statue_spots[-1] == "B8"
+    # history stays: a second run keeps it, and will not overwrite it
+    out.write_text(text, encoding="utf-8")
+    assert make_boards.with_history(moved, None)["former_features"] == former
+    with pytest.raises(SystemExit, match="edition 3 is already kept"):
+        make_boards.with_history({**moved, "statue_spots": [*spots[:-1], "B7"]}, 3)
