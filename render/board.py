@@ -218,8 +218,7 @@ def static_board(side: str, messages: Translator = ENGLISH, edition: int = EDITI
     """The empty mountain of one side with its words in one language, its start points
     marked and its features laid out as in that rules edition (cached: callers copy it,
     never draw on it)."""
-    board = load_content().board(side)
-    board = board.laid_out(board.layout(edition))
+    board = load_content().board(side).as_of(edition)
     marks = board.marks(edition)
     width = board.width * C + 2 * M
     height = HEADER + board.height * C + 2 * M + FOOTER

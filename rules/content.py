@@ -385,6 +385,10 @@ class BoardSide(Features):
             )
         return side
 
+    def as_of(self, edition: int) -> BoardSide:
+        """This side as a game of that rules edition is laid out."""
+        return self.laid_out(self.layout(edition))
+
     def marks(self, edition: int) -> dict[str, list[int]]:
         """Each start point's player counts in a game of this rules edition."""
         for last in sorted(self.former_marks):

@@ -151,19 +151,15 @@ def geometry(side: str, layout: int = 0) -> Geometry:
 
 
 def geo(state: State) -> Geometry:
-    """The geometry of the state's board side (kept with the board: asked all the time)."""
+    """The geometry of the state's board side, laid out as in the game's rules edition
+    (kept with the board: asked all the time)."""
     kept = state.board.__dict__
     g = kept.get("_geometry")
     if g is None:
-        g = kept["_geometry"] = geometry(*layout_key(state))
+        side = state.config.board_side
+        layout = load_content().board(side).layout(state.config.edition)
+        g = kept["_geometry"] = geometry(side, layout)
     return g
-
-
-def layout_key(state: State) -> tuple[str, int]:
-    """The state's board side and which of its feature sets the game is laid out with
-    (a game keeps the features of the rules edition it began in)."""
-    side = state.config.board_side
-    return side, load_content().board(side).layout(state.config.edition)
 
 
 @dataclass

@@ -111,8 +111,7 @@ def _place_statues(config: GameConfig, rng: random.Random) -> dict[str, str]:
     """A random clan on a random spot, then the clans cycle clockwise over the spots
     (the board lists its statue spots in clockwise order)."""
     content = load_content()
-    side = content.board(config.board_side)
-    spots = side.laid_out(side.layout(config.edition)).statue_spots
+    spots = content.board(config.board_side).as_of(config.edition).statue_spots
     if not spots:
         return {}
     clans = [c.value for c in STATUE_CLANS]

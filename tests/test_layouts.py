@@ -71,7 +71,7 @@ def test_each_edition_of_a_side_starts_on_its_own_layout() -> None:
     winter = load_content().board("winter")
     for edition in range(1, EDITION + 1):
         game = Game.new(players=4, seed=11, edition=edition)
-        laid = winter.laid_out(winter.layout(edition))
+        laid = winter.as_of(edition)
         g = geo(game.state)
         assert g.cells(g.rubble) == sorted(laid.rubble, key=g.bit)
         assert g.cells(g.sites) == sorted(laid.workshop_sites, key=g.bit)

@@ -47,8 +47,8 @@ def test_retiring_keeps_the_present_layout_as_that_editions(
     # written, read back and validated: edition 3's games keep the old spot, new games not
     text = make_boards.render([kept])
     side = BoardSide.model_validate(json.loads(text)["boards"][0])
-    assert side.laid_out(side.layout(3)).statue_spots == spots
-    assert side.laid_out(side.layout(4)).statue_spots[-1] == "B8"
+    assert side.as_of(3).statue_spots == spots
+    assert side.as_of(4).statue_spots[-1] == "B8"
     # history stays: a second run keeps it, and will not overwrite it
     out.write_text(text, encoding="utf-8")
     assert make_boards.with_history(moved, None)["former_features"] == former
