@@ -14,7 +14,7 @@ from rules.content import load_content
 from rules.mountain import geo, networks
 from rules.payment import owned_counts
 from rules.resources import RESOURCES, Resource
-from rules.state import State
+from rules.state import Piece, State
 
 
 @dataclass(frozen=True)
@@ -163,7 +163,6 @@ def board_scores(state: State, seats: tuple[int, ...]) -> tuple[int, int]:
     with any statue on its altar; each tunnel scores its best statue (doubled on a
     pedestal of its clan); statues in halls score only through the altar."""
     content = load_content()
-    g = geo(state)
     nets = networks(state)
     mine = 0
     for seat in seats:
@@ -177,14 +176,24 @@ def board_scores(state: State, seats: tuple[int, ...]) -> tuple[int, int]:
             info = next(h for h in content.halls if h.id == piece.name)
             halls += info.high if piece.altar in statues else info.low
             continue
-        best = 0
-        for cell in piece.cells:
-            clan = statues.get(cell)
-            if clan is None:
-                continue
-            value = content.tables.statue_values[g.tier(cell) - 1]
-            if piece.anchor == cell and piece.pedestal == clan:
-                value *= 2
-            best = max(best, value)
-        total += best
+        total += best_statue(state, piece)[0]
     return halls, total
+
+
+def best_statue(state: State, piece: Piece) -> tuple[int, str | None]:
+    """What a tunnel scores for its statues, and which statue's cell scores it: the
+    best one's tier value, doubled on a pedestal of its clan (0, None without one)."""
+    values = load_content().tables.statue_values
+    g = geo(state)
+    statues = state.board.statues
+    best, where = 0, None
+    for cell in piece.cells:
+        clan = statues.get(cell)
+        if clan is None:
+            continue
+        value = values[g.tier(cell) - 1]
+        if piece.anchor == cell and piece.pedestal == clan:
+            value *= 2
+        if value > best:
+            best, where = value, cell
+    return best, where

@@ -14,7 +14,10 @@ team mode partners then sit beside each other, as the rules ask). What a point i
 then shows in its win rate whoever sits there, and what a seat is worth in the seat's.
 
 Prints, per point and per seat, the win share with a 95% Wilson interval against the
-fair rate, the mean score and where the honour came from. The points default to those
+fair rate, the mean score and where the honour came from; with `--spots`, also where
+each statue spot's statue ends up scoring: the mean statue honour a game it brings
+each point (its tunnel's best statue, or the altar bonus of a hall it stands in), so a
+spot that one point harvests can be moved towards a poorer one. The points default to those
 marked for the table in the current rules edition (2 players: give them).
 """
 
@@ -38,6 +41,7 @@ from balance_report import PROGRESS_GAMES, pct, progress_line, wilson_interval
 
 from rules.actions import Action, PlaceGate
 from rules.content import load_content
+from rules.scoring import best_statue, piece_owners
 from rules.selfplay import play_game, policy_named
 from rules.state import EDITION, GameConfig, State, make_config
 
@@ -53,6 +57,7 @@ class Seated:
     win: float  # 1/k of a win shared by k sides, a team's split between its partners
     total: int
     parts: tuple[int, ...]  # as PARTS
+    spots: tuple[tuple[str, int], ...] = ()  # (statue spot, honour its statue brought)
 
 
 Task = tuple[int, bool, tuple[str, ...], int, int, str]  # players, teams, points, seed, k, ai
@@ -73,7 +78,19 @@ def play_one(task: Task) -> list[Seated]:
             return PlaceGate(rotated(points, k, seat))
         return chooser(state, seat, rng)
 
-    game = play_game(config, seed, policy)
+    spot_of: dict[str, str] = {}
+    before: dict[str, str] = {}
+
+    def follow(state: State, seat: int, action: Action) -> None:
+        nonlocal before
+        now = state.board.statues
+        if not spot_of:
+            spot_of.update({cell: cell for cell in now})
+        follow_statues(spot_of, before, now)
+        before = dict(now)
+
+    game = play_game(config, seed, policy, on_action=follow)
+    credits = statue_credits(game.state, spot_of)
     outcome = game.outcome
     assert outcome is not None
     won = [line for line in outcome.breakdowns if set(line.seats) & set(outcome.winning_seats)]
@@ -82,7 +99,41 @@ def play_one(task: Task) -> list[Seated]:
         share = (1 / len(won) if line in won else 0.0) / len(line.seats)
         for seat in line.seats:
             parts = tuple(int(getattr(line, part)) for part in PARTS)
-            out.append(Seated(seat, rotated(points, k, seat), share, line.total, parts))
+            spots = tuple(credits.get(seat, ()))
+            out.append(Seated(seat, rotated(points, k, seat), share, line.total, parts, spots))
+    return out
+
+
+def follow_statues(spot_of: dict[str, str], before: dict[str, str], now: dict[str, str]) -> None:
+    """Keep `spot_of` (a statue's cell -> the spot it started on) up to date over one
+    action: a statue that left a cell is the one of its clan that arrived elsewhere."""
+    left = [cell for cell in before if cell not in now]
+    arrived = [cell for cell in now if cell not in before]
+    for cell in arrived:
+        origin = next((c for c in left if before[c] == now[cell]), None)
+        if origin is not None:
+            left.remove(origin)
+            spot_of[cell] = spot_of.pop(origin)
+
+
+def statue_credits(state: State, spot_of: dict[str, str]) -> dict[int, list[tuple[str, int]]]:
+    """Per seat, the statue honour each statue brought it at the end, by starting spot."""
+    halls = {h.id: h for h in load_content().halls}
+    owners = piece_owners(state)
+    statues = state.board.statues
+    out: dict[int, list[tuple[str, int]]] = defaultdict(list)
+    for piece in state.board.pieces:
+        seat = owners[piece.id]
+        if seat is None:
+            continue
+        if piece.kind == "hall":
+            if piece.altar in statues:
+                info = halls[piece.name]
+                out[seat].append((spot_of[piece.altar], info.high - info.low))
+            continue
+        value, cell = best_statue(state, piece)
+        if cell is not None:
+            out[seat].append((spot_of[cell], value))
     return out
 
 
@@ -122,6 +173,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--first-seed", type=int, default=1001)
     parser.add_argument("--ai", default="heuristic", choices=("heuristic", "random"))
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--spots", action="store_true", help="where each statue spot scores")
     args = parser.parse_args(argv)
     config = make_config(players=args.players, teams=args.teams)
     points = args.points.split(",") if args.points else default_points(config)
@@ -158,7 +210,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     seats = {f"seat {i + 1}": by_seat[f"seat {i + 1}"] for i in range(args.players)}
     print("\n".join(table("seat", seats, fair)))
+    if args.spots:
+        print()
+        print("\n".join(spot_table(by_point, points, args.games)))
     return 0
+
+
+def spot_table(by_point: dict[str, list[Seated]], points: Sequence[str], games: int) -> list[str]:
+    """Each statue spot's mean statue honour a game, per point that scored it."""
+    honour: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for point, seated in by_point.items():
+        for s in seated:
+            for spot, value in s.spots:
+                honour[spot][point] += value / games
+    lines = [
+        "Statue honour a game by starting spot and the point whose tunnel scored it"
+        " (the tunnel's best statue, or a hall's altar bonus):",
+        "",
+        "| spot | " + " | ".join(points) + " | all |",
+        "|---|" + "---|" * (len(points) + 1),
+    ]
+    for spot in sorted(honour, key=lambda c: (int(c[1:]), c[0])):
+        row = honour[spot]
+        lines.append(
+            f"| {spot} | "
+            + " | ".join(f"{row[p]:.1f}" for p in points)
+            + f" | {sum(row.values()):.1f} |"
+        )
+    return lines
 
 
 if __name__ == "__main__":

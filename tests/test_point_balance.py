@@ -11,6 +11,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 
 import point_balance
 
+from rules.content import load_content
+
 
 def test_every_seat_sits_at_every_point_once_in_a_round_of_games() -> None:
     points = ("W5", "W6", "W7", "W8")
@@ -46,3 +48,30 @@ def test_the_report_lists_each_point_and_seat(capsys: pytest.CaptureFixture[str]
 def test_two_players_must_name_their_points() -> None:
     with pytest.raises(SystemExit):
         point_balance.main(["--players", "2", "--games", "1"])
+
+
+def test_a_moved_statue_keeps_the_spot_it_started_on() -> None:
+    spot_of = {"K7": "K7", "M7": "M7", "L9": "L9"}
+    before = {"K7": "fire", "M7": "ice", "L9": "fire"}
+    # one fire statue carried twice in one action (a spell), the ice one not at all
+    now = {"K9": "fire", "M7": "ice", "L9": "fire"}
+    point_balance.follow_statues(spot_of, before, now)
+    assert spot_of == {"K9": "K7", "M7": "M7", "L9": "L9"}
+    # two statues of different clans moved at once are told apart by clan
+    before, now = now, {"K10": "fire", "M8": "ice", "L9": "fire"}
+    point_balance.follow_statues(spot_of, before, now)
+    assert spot_of == {"K10": "K7", "M8": "M7", "L9": "L9"}
+
+
+def test_each_statue_spot_credits_the_honour_its_statue_scored() -> None:
+    points = ("W5", "W6", "W7", "W8")
+    game = point_balance.play_one((4, False, points, 1003, 0, "heuristic"))
+    spots = set(load_content().board("winter").statue_spots)
+    credited = [spot for s in game for spot, _ in s.spots]
+    assert credited and set(credited) <= spots
+    assert len(credited) == len(set(credited))  # a statue scores in one place only
+    # what the spots brought a seat is its statue honour and its halls' altar bonuses
+    for s in game:
+        statues = s.parts[point_balance.PARTS.index("statues")]
+        halls = s.parts[point_balance.PARTS.index("halls")]
+        assert statues <= sum(v for _, v in s.spots) <= statues + halls
