@@ -81,6 +81,10 @@ class Design:
     searched: dict[str, list[int]] | None = None
     # the marks of earlier rules editions (see BoardSide.former_marks)
     former_marks: dict[int, dict[str, list[int]]] = field(default_factory=dict)
+    # features moved by hand after the search, (from, to) in order, each measured in
+    # self-play (scripts/point_balance.py; docs/content.md, "Seat balance"): a tier-5
+    # statue spot or a heartstone takes its rubble along; a guard is moved like any cell
+    moves: tuple[tuple[str, str], ...] = ()
 
     def points_searched(self) -> list[tuple[str, str, list[int]]]:
         """The start points with the numbers the search balances the features for."""
@@ -398,6 +402,49 @@ class Board:
         rich = {c for c, r in buried.items() if r in ("heartstone", "iron")}
         rich |= {c for c in statues if self.tier(*c) in "345"}
         return all(cell in rich or any(n in rich for n in neighbours(cell)) for cell in guards)
+
+    def moved(self, layout: Layout, moves: Sequence[tuple[str, str]]) -> Layout:
+        """The layout with features moved by hand, each from a cell that holds one to a
+        free cell; the result must keep every rule (`valid`)."""
+        out = layout.copy()
+        for origin, target in moves:
+            a, b = parse_cell(origin), parse_cell(target)
+            hits = [
+                (gi, oi)
+                for gi, orbits in enumerate(out.orbits)
+                for oi, orbit in enumerate(orbits)
+                if orbit == (a,)
+            ]
+            if len(hits) != 1:
+                raise ValueError(f"{self.design.id}: no single feature on {origin} to move")
+            gi, oi = hits[0]
+            out.orbits[gi][oi] = (b,)
+        if not self.valid(out):
+            raise ValueError(f"{self.design.id}: the hand moves {list(moves)} break a design rule")
+        return out
+
+    def from_json(self, side: dict[str, object]) -> Layout:
+        """The layout boards.json holds for this side (its present features)."""
+        buried = side["buried"]
+        rubble = side["rubble"]
+        assert isinstance(buried, dict) and isinstance(rubble, list)
+        orbits: list[list[Orbit]] = []
+        for group in self.design.groups:
+            if group.name == "statue":
+                names = side["statue_spots"]
+            elif group.name == "workshop":
+                names = side["workshop_sites"]
+            elif group.name == "rubble":
+                names = []
+            else:
+                names = [cell for cell, kind in buried.items() if kind == group.name]
+            assert isinstance(names, list)
+            orbits.append([(parse_cell(n),) for n in names])
+        layout = Layout(orbits)
+        fixed = self.fixed_rubble(layout)
+        index = next(i for i, g in enumerate(self.design.groups) if g.name == "rubble")
+        layout.orbits[index] = [(c,) for c in map(parse_cell, rubble) if c not in fixed]
+        return layout
 
     # --- how fair a layout is --------------------------------------------------------
 
@@ -721,7 +768,8 @@ def main() -> None:
     sides = []
     for design in (WINTER, AUTUMN):
         board = Board(design)
-        sides.append(with_history(board.to_json(board.search()), args.retire))
+        layout = board.moved(board.search(), design.moves)
+        sides.append(with_history(board.to_json(layout), args.retire))
     text = render(sides)
     json.loads(text)
     if args.check:

@@ -54,3 +54,32 @@ def test_retiring_keeps_the_present_layout_as_that_editions(
     assert make_boards.with_history(moved, None)["former_features"] == former
     with pytest.raises(SystemExit, match="edition 3 is already kept"):
         make_boards.with_history({**moved, "statue_spots": [*spots[:-1], "B7"]}, 3)
+
+
+def _winter() -> tuple[make_boards.Board, make_boards.Layout, dict[str, object]]:
+    side = next(s for s in _sides() if s["id"] == "winter")
+    board = make_boards.Board(make_boards.WINTER)
+    return board, board.from_json(side), side
+
+
+def test_the_shipped_features_read_back_as_a_layout_that_keeps_every_design_rule() -> None:
+    board, layout, side = _winter()
+    assert board.valid(layout)
+    again = board.to_json(layout)
+    assert {k: again[k] for k in make_boards.FEATURES} == {k: side[k] for k in make_boards.FEATURES}
+
+
+def test_a_hand_move_lands_only_where_the_design_rules_allow() -> None:
+    board, layout, _ = _winter()
+    # a tier-4 statue spot and the rubble guarding it, moved together
+    moved = board.to_json(board.moved(layout, [("J6", "F10"), ("J5", "F9")]))
+    spots, rubble = moved["statue_spots"], moved["rubble"]
+    assert isinstance(spots, list) and isinstance(rubble, list)
+    assert "F10" in spots and "J6" not in spots and "F9" in rubble and "J5" not in rubble
+    with pytest.raises(ValueError, match="break a design rule"):
+        board.moved(layout, [("J6", "F10")])  # J5 would guard nothing
+    with pytest.raises(ValueError, match="break a design rule"):
+        board.moved(layout, [("K3", "J3"), ("J6", "J4")])  # two spots sharing a side
+    with pytest.raises(ValueError, match="no single feature on A1"):
+        board.moved(layout, [("A1", "B2")])
+    assert board.to_json(board.moved(layout, [])) == board.to_json(layout)
