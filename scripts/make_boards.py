@@ -425,20 +425,21 @@ class Board:
 
     def from_json(self, side: dict[str, object]) -> Layout:
         """The layout boards.json holds for this side (its present features)."""
-        buried = side["buried"]
-        rubble = side["rubble"]
+        buried, rubble = side["buried"], side["rubble"]
+        spots, sites = side["statue_spots"], side["workshop_sites"]
         assert isinstance(buried, dict) and isinstance(rubble, list)
+        assert isinstance(spots, list) and isinstance(sites, list)
         orbits: list[list[Orbit]] = []
         for group in self.design.groups:
-            if group.name == "statue":
-                names = side["statue_spots"]
+            names: list[str]
+            if group.name == "statue":  # a side may have a group of spots per tier
+                names = [n for n in spots if self.tier(*parse_cell(n)) in group.tiers]
             elif group.name == "workshop":
-                names = side["workshop_sites"]
+                names = sites
             elif group.name == "rubble":
                 names = []
             else:
                 names = [cell for cell, kind in buried.items() if kind == group.name]
-            assert isinstance(names, list)
             orbits.append([(parse_cell(n),) for n in names])
         layout = Layout(orbits)
         fixed = self.fixed_rubble(layout)

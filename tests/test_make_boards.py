@@ -62,8 +62,13 @@ def _winter() -> tuple[make_boards.Board, make_boards.Layout, dict[str, object]]
     return board, board.from_json(side), side
 
 
-def test_the_shipped_features_read_back_as_a_layout_that_keeps_every_design_rule() -> None:
-    board, layout, side = _winter()
+@pytest.mark.parametrize("design", [make_boards.WINTER, make_boards.AUTUMN], ids=lambda d: d.id)
+def test_the_shipped_features_read_back_as_a_layout_that_keeps_every_design_rule(
+    design: make_boards.Design,
+) -> None:
+    side = next(s for s in _sides() if s["id"] == design.id)
+    board = make_boards.Board(design)
+    layout = board.from_json(side)
     assert board.valid(layout)
     again = board.to_json(layout)
     assert {k: again[k] for k in make_boards.FEATURES} == {k: side[k] for k in make_boards.FEATURES}
