@@ -7,7 +7,10 @@
 Every table (player count, or 4 players in teams) plays the same seeds, in parallel
 worker processes, with progress on stderr. Per table: the score figures, and wins by
 seat (a shared win counts 1/k to each of its k winners) with a 95% Wilson score
-interval, against the fair rate (1/players; 1/2 per team in team mode). Over all games:
+interval, against the fair rate (1/players; 1/2 per team in team mode), and how often a table
+where every side wins equally often would pass the 5-point check anyway at that number
+of games (exact, from the multinomial: at 200 games only 73% for 4 players, so one
+failed check is weak evidence on its own). Over all games:
 how often each spell, workshop and great hall was used, and in what share of the games
 where it was available. Prints markdown (and writes it with --out); --json writes the
 raw figures, one summary per game, for later comparison. A game that raises is reported
@@ -71,6 +74,43 @@ def wilson_interval(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
     centre = (p + z2 / (2 * n)) / denominator
     half = z / denominator * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def fair_pass_chance(sides: int, games: int, bound: float = TARGET_PP) -> float:
+    """The chance that a perfectly fair table passes the target check anyway: with every
+    one of `sides` sides winning each of `games` games with probability 1/sides (no
+    shared wins), that every side's win rate lies within `bound` of 1/sides. A table
+    that fails the check is unfair only as surely as this is near 1.
+
+    Exact: the sides' win counts are multinomial, taken side by side as binomials of the
+    games the earlier sides left (the k-th of the last m sides wins each remaining game
+    with probability 1/m)."""
+    if sides < 1 or games < 1:
+        return 1.0
+    fair = 1 / sides
+    low = max(0, math.ceil(games * (fair - bound) - 1e-9))
+    high = min(games, math.floor(games * (fair + bound) + 1e-9))
+    # chance[r]: the sides still to come, sharing r remaining games, all within bounds
+    chance = [1.0 if low <= r <= high else 0.0 for r in range(games + 1)]
+    for m in range(2, sides + 1):  # m sides still to come, the first of them next
+        p = 1 / m
+        log_p, log_q = math.log(p), math.log1p(-p)
+        nxt = [0.0] * (games + 1)
+        for r in range(games + 1):
+            total = 0.0
+            for c in range(low, min(high, r) + 1):
+                if chance[r - c]:
+                    log_pmf = (
+                        math.lgamma(r + 1)
+                        - math.lgamma(c + 1)
+                        - math.lgamma(r - c + 1)
+                        + c * log_p
+                        + (r - c) * log_q
+                    )
+                    total += math.exp(log_pmf) * chance[r - c]
+            nxt[r] = total
+        chance = nxt
+    return chance[games]
 
 
 # --- one game (runs in a worker) -------------------------------------------------------
@@ -357,6 +397,11 @@ class TableFigures:
     def covers_fair(self) -> bool:
         return bool(self.judged) and all(r.covers_fair for r in self.judged)
 
+    @property
+    def fair_pass_chance(self) -> float:
+        """How often a perfectly fair table this size would pass `near_fair`."""
+        return fair_pass_chance(len(self.judged), len(self.games))
+
     def score_figures(self) -> dict[str, float]:
         scores = [s for g in self.games for s in g.side_scores()]
         players = len(self.seats)
@@ -442,17 +487,21 @@ def header_lines(args: argparse.Namespace, command: str) -> list[str]:
 def summary_lines(tables: Sequence[TableFigures]) -> list[str]:
     lines = [
         "| table | games | mean score | sd | min-max | winner's mean | turns per player"
-        " | s/game | wall | every win rate within 5 pp of fair | every 95% interval"
-        " includes fair |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        " | s/game | wall | every win rate within 5 pp of fair | chance a fair table"
+        " is | every 95% interval includes fair |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for t in tables:
         lines.append(summary_row(t))
+    together = math.prod(t.fair_pass_chance for t in tables if t.games)
     return [
         *lines,
         "",
         "s/game is one game on one core; wall is the table's elapsed time. In team mode"
-        " the teams are judged (fair 50%); seats share their team's wins (fair 25%).",
+        " the teams are judged (fair 50%); seats share their team's wins (fair 25%)."
+        ' "Chance a fair table is" within 5 pp: how often a table where every side wins'
+        " equally often would still show every win rate within 5 pp of fair in this many"
+        f" games, by chance alone (all these tables at once: {pct(together)}).",
         "",
     ]
 
@@ -460,13 +509,14 @@ def summary_lines(tables: Sequence[TableFigures]) -> list[str]:
 def summary_row(t: TableFigures) -> str:
     games = f"{len(t.games)}" + (f" (+{len(t.failures)} **failed**)" if t.failures else "")
     if not t.games:
-        return f"| {t.label} | {games} |" + " - |" * 9
+        return f"| {t.label} | {games} |" + " - |" * 10
     f = t.score_figures()
     return (
         f"| {t.label} | {games} | {f['mean']:.1f} | {f['sd']:.1f} |"
         f" {f['min']:.0f}-{f['max']:.0f} | {f['winner_mean']:.1f} |"
         f" {f['turns_per_player']:.1f} | {f['seconds_per_game']:.2f} |"
-        f" {format_duration(t.wall)} | {yes_no(t.near_fair)} | {yes_no(t.covers_fair)} |"
+        f" {format_duration(t.wall)} | {yes_no(t.near_fair)} | {pct(t.fair_pass_chance)} |"
+        f" {yes_no(t.covers_fair)} |"
     )
 
 
@@ -503,7 +553,9 @@ def wins_lines(t: TableFigures) -> list[str]:
         "",
         f"{len(t.games)} games; fair rate {pct(t.judged[0].fair)} per {what}."
         f" Every {what} within 5 pp of fair: {yes_no(t.near_fair)};"
-        f" every 95% interval includes fair: {yes_no(t.covers_fair)}.",
+        f" every 95% interval includes fair: {yes_no(t.covers_fair)}."
+        f" A table where every {what} wins equally often would have every {what} within"
+        f" 5 pp in {pct(t.fair_pass_chance)} of samples of {len(t.games)} games.",
         "",
     ]
     if t.teams:
@@ -591,6 +643,7 @@ def json_report(
                 "label": t.label,
                 "wall_seconds": t.wall,
                 "scores": t.score_figures(),
+                "fair_pass_chance": t.fair_pass_chance,
                 "seats": [r.to_json() for r in t.seats],
                 "teams": [r.to_json() for r in t.teams],
                 "games": [asdict(g) for g in t.games],

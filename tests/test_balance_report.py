@@ -48,6 +48,47 @@ def test_wilson_interval_edges() -> None:
     assert 0 < low < 0.25 < high < 1
 
 
+def _multinomial_pass(sides: int, games: int, bound: float) -> float:
+    """The chance by enumerating every way the games can fall (small cases only)."""
+    from itertools import product
+    from math import factorial
+
+    fair = 1 / sides
+    total = 0.0
+    for counts in product(range(games + 1), repeat=sides - 1):
+        last = games - sum(counts)
+        if last < 0:
+            continue
+        every = (*counts, last)
+        if all(abs(c / games - fair) <= bound + 1e-12 for c in every):
+            ways = factorial(games)
+            for c in every:
+                ways //= factorial(c)
+            total += ways * fair**games
+    return total
+
+
+@pytest.mark.parametrize(
+    ("sides", "games", "bound"), [(2, 30, 0.05), (3, 18, 0.1), (4, 12, 0.1), (5, 15, 0.08)]
+)
+def test_fair_pass_chance_matches_enumeration(sides: int, games: int, bound: float) -> None:
+    got = balance_report.fair_pass_chance(sides, games, bound)
+    assert got == pytest.approx(_multinomial_pass(sides, games, bound), rel=1e-9)
+    assert 0 < got < 1
+
+
+def test_fair_pass_chance_at_report_sizes() -> None:
+    from math import comb
+
+    # two sides: the binomial sum of 90..110 wins of 200 (45% to 55%)
+    two = sum(comb(200, k) for k in range(90, 111)) / 2**200
+    assert balance_report.fair_pass_chance(2, 200) == pytest.approx(two, rel=1e-9)
+    # a fair 4-player table passes at 200 games only about three times in four; at
+    # 1000 games nearly always
+    assert 0.70 < balance_report.fair_pass_chance(4, 200) < 0.76
+    assert balance_report.fair_pass_chance(4, 1000) > 0.99
+
+
 def test_format_duration() -> None:
     assert balance_report.format_duration(7) == "7s"
     assert balance_report.format_duration(107) == "1m47s"
