@@ -1,7 +1,7 @@
 """Start points against seats, told apart: self-play with the gates handed out, not chosen.
 
     .venv/bin/python scripts/point_balance.py --players 4 [--teams] [--points W5,W6,W7,W8]
-        [--games 200] [--first-seed 1001] [--ai heuristic|random] [--jobs N]
+        [--fixed] [--spots] [--games 200] [--first-seed 1001] [--ai heuristic|random] [--jobs N]
 
 The balance report (scripts/balance_report.py) lets the AI choose the gates in turn
 order, and the AI's values for a table's points lie within a few percent of each other,
@@ -12,6 +12,9 @@ the seats keep the clockwise order they have round a table (the rulebook: "It is
 simplest and most intuitive to just place on the entrance closest to your seat"; in
 team mode partners then sit beside each other, as the rules ask). What a point is worth
 then shows in its win rate whoever sits there, and what a seat is worth in the seat's.
+With `--fixed` the points go to the seats in the order given, the same in every game: one
+arrangement measured on its own (for example the one the AI's gate choices make, or one
+of the rotations), to compare with the balance report's table.
 
 Prints, per point and per seat, the win share with a 95% Wilson interval against the
 fair rate, the mean score and where the honour came from; with `--spots`, also where
@@ -39,10 +42,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from balance_report import PROGRESS_GAMES, pct, progress_line, wilson_interval
 
+from rules import engine
 from rules.actions import Action, PlaceGate
 from rules.content import load_content
+from rules.errors import RulesError
 from rules.scoring import best_statue, piece_owners
 from rules.selfplay import play_game, policy_named
+from rules.setup import new_game
 from rules.state import EDITION, GameConfig, State, make_config
 
 PARTS = ("statues", "halls", "tunnels", "pedestals", "coronation", "sets", "spells")
@@ -66,6 +72,19 @@ Task = tuple[int, bool, tuple[str, ...], int, int, str]  # players, teams, point
 def rotated(points: Sequence[str], k: int, seat: int) -> str:
     """The point seat `seat` takes in the k-th game."""
     return points[(seat + k) % len(points)]
+
+
+def arrangement_refusal(config: GameConfig, points: Sequence[str], k: int) -> str | None:
+    """Why the rules refuse the k-th arrangement (a point not marked for the table, taken
+    twice, or team partners apart), or None: its gates are placed in a new game."""
+    state = new_game(config, 0)
+    for seat in range(config.players):
+        point = rotated(points, k, seat)
+        try:
+            engine.apply(state, seat, PlaceGate(point))
+        except RulesError as error:
+            return f"seat {seat + 1} on {point}: {error}"
+    return None
 
 
 def play_one(task: Task) -> list[Seated]:
@@ -168,19 +187,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, required=True)
     parser.add_argument("--teams", action="store_true", help="4 players in two teams")
-    parser.add_argument("--points", help="start points in clockwise order, comma-separated")
+    parser.add_argument(
+        "--points", help="start points in clockwise order (with --fixed: seat by seat)"
+    )
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--first-seed", type=int, default=1001)
     parser.add_argument("--ai", default="heuristic", choices=("heuristic", "random"))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--spots", action="store_true", help="where each statue spot scores")
+    parser.add_argument(
+        "--fixed",
+        action="store_true",
+        help="seat i takes the i-th point in every game (one arrangement, not rotated)",
+    )
     args = parser.parse_args(argv)
     config = make_config(players=args.players, teams=args.teams)
     points = args.points.split(",") if args.points else default_points(config)
     if len(points) != args.players:
         parser.error(f"give {args.players} start points (--points), not {len(points)}")
+    for k in [0] if args.fixed else range(args.players):
+        refusal = arrangement_refusal(config, points, k)
+        if refusal is not None:
+            parser.error(f"the rules refuse this arrangement: {refusal}")
     tasks: list[Task] = [
-        (args.players, args.teams, tuple(points), args.first_seed + k, k, args.ai)
+        (
+            args.players,
+            args.teams,
+            tuple(points),
+            args.first_seed + k,
+            0 if args.fixed else k,
+            args.ai,
+        )
         for k in range(args.games)
     ]
     label = f"{args.players} players{' in teams' if args.teams else ''}, points {points}"
@@ -196,7 +233,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 elapsed = time.perf_counter() - began
                 print(progress_line(label, done, len(tasks), elapsed), file=sys.stderr, flush=True)
     fair = 1 / args.players
-    print(f"## {label}: gates handed out clockwise and rotated over the seats")
+    how = (
+        "gates handed out in this order, the same in every game"
+        if args.fixed
+        else "gates handed out clockwise and rotated over the seats"
+    )
+    print(f"## {label}: {how}")
     print()
     print(
         f"{args.games} games (seeds {args.first_seed}-{args.first_seed + args.games - 1}),"

@@ -75,3 +75,37 @@ def test_each_statue_spot_credits_the_honour_its_statue_scored() -> None:
         statues = s.parts[point_balance.PARTS.index("statues")]
         halls = s.parts[point_balance.PARTS.index("halls")]
         assert statues <= sum(v for _, v in s.spots) <= statues + halls
+
+
+def _row(out: str, label: str) -> str:
+    return next(line for line in out.splitlines() if line.startswith(f"| {label} |"))
+
+
+def test_fixed_gives_every_seat_its_own_point_in_every_game(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["--players", "2", "--points", "W3,W1", "--games", "3", "--ai", "random", "--jobs", "1"]
+    assert point_balance.main([*args, "--fixed"]) == 0
+    out = capsys.readouterr().out
+    assert "the same in every game" in out
+    # seat 1 sat on W3 in all three games and seat 2 on W1: their rows are the points'
+    assert _row(out, "seat 1").split("|")[2:] == _row(out, "W3").split("|")[2:]
+    assert _row(out, "seat 2").split("|")[2:] == _row(out, "W1").split("|")[2:]
+
+
+@pytest.mark.parametrize(
+    ("args", "why"),
+    [
+        (["--players", "4", "--teams", "--points", "W5,W6,W8,W7", "--fixed"], "partner"),
+        (["--players", "4", "--points", "W5,W6,W7,W1"], "for 2 or 5 players"),
+        (["--players", "4", "--points", "W5,W5,W7,W8", "--fixed"], "already has a gate"),
+    ],
+)
+def test_an_arrangement_the_rules_refuse_is_refused_before_any_game(
+    args: list[str], why: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        point_balance.main([*args, "--games", "1", "--ai", "random", "--jobs", "1"])
+    err = capsys.readouterr().err
+    assert "the rules refuse this arrangement" in err and why in err
+    assert "games/s" not in err  # no game was played
