@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from balance_report import TABLES, table_config
 
 from rules import engine
+from rules.actions import PlaceGate
 from rules.ai import choose_action
 from rules.setup import new_game
 from rules.state import GameConfig
@@ -39,8 +40,9 @@ def arrangement(config: GameConfig, seed: int) -> list[str]:
     while state.phase == "gates" and state.gate_seat is not None:
         seat = state.gate_seat
         action = choose_action(state, seat, rng)
+        assert isinstance(action, PlaceGate)
         engine.apply(state, seat, action)
-        placed[seat] = next(p for p, s in state.board.gates.items() if s == seat)
+        placed[seat] = action.point
     return [placed[seat] for seat in range(config.players)]
 
 
