@@ -82,8 +82,9 @@ class Design:
     # the marks of earlier rules editions (see BoardSide.former_marks)
     former_marks: dict[int, dict[str, list[int]]] = field(default_factory=dict)
     # features moved by hand after the search, (from, to) in order, each measured in
-    # self-play (scripts/point_balance.py; docs/content.md, "Seat balance"): a tier-5
-    # statue spot or a heartstone takes its rubble along; a guard is moved like any cell
+    # self-play (scripts/point_balance.py; docs/content.md, "Seat balance"). Nothing
+    # moves along: a guard (rubble beside a deep statue spot or rich buried resource) is
+    # moved by a (from, to) of its own, and `Board.valid` refuses one left guarding nothing
     moves: tuple[tuple[str, str], ...] = ()
 
     def points_searched(self) -> list[tuple[str, str, list[int]]]:
