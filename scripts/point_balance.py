@@ -20,8 +20,10 @@ Prints, per point and per seat, the win share with a 95% Wilson interval against
 fair rate, the mean score and where the honour came from; with `--spots`, also where
 each statue spot's statue ends up scoring: the mean statue honour a game it brings
 each point (its tunnel's best statue, or the altar bonus of a hall it stands in), so a
-spot that one point harvests can be moved towards a poorer one. The points default to those
-marked for the table in the current rules edition (2 players: give them).
+spot that one point harvests can be moved towards a poorer one, and per seat, so a spot
+that goes to the earlier seats whatever their points (a race of turn order) shows. With
+the gates rotated it also prints each seat's win share at each point. The points default
+to those marked for the table in the current rules edition (2 players: give them).
 """
 
 from __future__ import annotations
@@ -252,31 +254,73 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     seats = {f"seat {i + 1}": by_seat[f"seat {i + 1}"] for i in range(args.players)}
     print("\n".join(table("seat", seats, fair)))
+    if not args.fixed:
+        print()
+        print("\n".join(seat_point_table(by_seat, points, args.players)))
     if args.spots:
         print()
         print("\n".join(spot_table(by_point, points, args.games)))
+        print()
+        print("\n".join(spot_seat_table(by_seat, args.players, args.games)))
     return 0
+
+
+def seat_point_table(
+    by_seat: dict[str, list[Seated]], points: Sequence[str], players: int
+) -> list[str]:
+    """Each seat's win share at each point: the seat's edge and the point's apart, and
+    where the two do not add up (a seat that does well everywhere but at one point
+    loses a race there to the neighbour who moves before it)."""
+    lines = [
+        "Win share by seat at each point (games in brackets):",
+        "",
+        "| seat | " + " | ".join(points) + " |",
+        "|---|" + "---|" * len(points),
+    ]
+    for i in range(players):
+        at: dict[str, list[Seated]] = defaultdict(list)
+        for s in by_seat[f"seat {i + 1}"]:
+            at[s.point].append(s)
+        cells = [
+            f"{pct(sum(s.win for s in at[p]) / len(at[p]))} ({len(at[p])})" if at[p] else "-"
+            for p in points
+        ]
+        lines.append(f"| seat {i + 1} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def spot_table(by_point: dict[str, list[Seated]], points: Sequence[str], games: int) -> list[str]:
     """Each statue spot's mean statue honour a game, per point that scored it."""
+    return _spot_lines("the point", points, {p: by_point[p] for p in points}, games)
+
+
+def spot_seat_table(by_seat: dict[str, list[Seated]], players: int, games: int) -> list[str]:
+    """Each statue spot's mean statue honour a game, per seat that scored it: a rich
+    spot that goes to the earlier seats whatever their points is a race of turn order."""
+    seats = [f"seat {i + 1}" for i in range(players)]
+    return _spot_lines("the seat", seats, {k: by_seat[k] for k in seats}, games)
+
+
+def _spot_lines(
+    who: str, columns: Sequence[str], seated: dict[str, list[Seated]], games: int
+) -> list[str]:
     honour: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-    for point, seated in by_point.items():
-        for s in seated:
+    for column in columns:
+        for s in seated[column]:
             for spot, value in s.spots:
-                honour[spot][point] += value / games
+                honour[spot][column] += value / games
     lines = [
-        "Statue honour a game by starting spot and the point whose tunnel scored it"
+        f"Statue honour a game by starting spot and {who} whose tunnel scored it"
         " (the tunnel's best statue, or a hall's altar bonus):",
         "",
-        "| spot | " + " | ".join(points) + " | all |",
-        "|---|" + "---|" * (len(points) + 1),
+        "| spot | " + " | ".join(columns) + " | all |",
+        "|---|" + "---|" * (len(columns) + 1),
     ]
     for spot in sorted(honour, key=lambda c: (int(c[1:]), c[0])):
         row = honour[spot]
         lines.append(
             f"| {spot} | "
-            + " | ".join(f"{row[p]:.1f}" for p in points)
+            + " | ".join(f"{row[c]:.1f}" for c in columns)
             + f" | {sum(row.values()):.1f} |"
         )
     return lines

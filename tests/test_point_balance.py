@@ -109,3 +109,34 @@ def test_an_arrangement_the_rules_refuse_is_refused_before_any_game(
     err = capsys.readouterr().err
     assert "the rules refuse this arrangement" in err and why in err
     assert "games/s" not in err  # no game was played
+
+
+def test_the_seat_by_point_table_splits_each_seat_over_its_points() -> None:
+    Seated = point_balance.Seated
+    parts = (0,) * len(point_balance.PARTS)
+    by_seat = {
+        "seat 1": [
+            Seated(0, "A1", 1.0, 90, parts),
+            Seated(0, "A1", 0.0, 80, parts),
+            Seated(0, "A2", 0.5, 85, parts),
+        ],
+        "seat 2": [Seated(1, "A2", 0.0, 70, parts), Seated(1, "A3", 0.5, 85, parts)],
+    }
+    lines = point_balance.seat_point_table(by_seat, ("A1", "A2", "A3"), 2)
+    assert "| seat | A1 | A2 | A3 |" in lines
+    assert "| seat 1 | 50.0% (2) | 50.0% (1) | - |" in lines
+    assert "| seat 2 | - | 0.0% (1) | 50.0% (1) |" in lines
+
+
+def test_a_spot_is_credited_to_the_seat_and_to_the_point_that_scored_it() -> None:
+    parts = (0,) * len(point_balance.PARTS)
+    one = point_balance.Seated(0, "W5", 1.0, 90, parts, (("K7", 10), ("M7", 4)))
+    two = point_balance.Seated(1, "W6", 0.0, 80, parts, (("K7", 8),))
+    by_seat = {"seat 1": [one], "seat 2": [two]}
+    by_point = {"W5": [one], "W6": [two]}
+    # over two games: K7 brought seat 1 10 and seat 2 8, 9 a game between them
+    seats = point_balance.spot_seat_table(by_seat, 2, 2)
+    assert "| K7 | 5.0 | 4.0 | 9.0 |" in seats and "| M7 | 2.0 | 0.0 | 2.0 |" in seats
+    points = point_balance.spot_table(by_point, ("W5", "W6"), 2)
+    assert "| K7 | 5.0 | 4.0 | 9.0 |" in points and "the point whose" in points[0]
+    assert "the seat whose" in seats[0]
