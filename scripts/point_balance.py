@@ -291,19 +291,19 @@ def seat_point_table(
 
 def spot_table(by_point: dict[str, list[Seated]], points: Sequence[str], games: int) -> list[str]:
     """Each statue spot's mean statue honour a game, per point that scored it."""
-    return _spot_lines("the point", points, {p: by_point[p] for p in points}, games)
+    return _spot_lines("the point", {p: by_point[p] for p in points}, games)
 
 
 def spot_seat_table(by_seat: dict[str, list[Seated]], players: int, games: int) -> list[str]:
     """Each statue spot's mean statue honour a game, per seat that scored it: a rich
     spot that goes to the earlier seats whatever their points is a race of turn order."""
     seats = [f"seat {i + 1}" for i in range(players)]
-    return _spot_lines("the seat", seats, {k: by_seat[k] for k in seats}, games)
+    return _spot_lines("the seat", {k: by_seat[k] for k in seats}, games)
 
 
-def _spot_lines(
-    who: str, columns: Sequence[str], seated: dict[str, list[Seated]], games: int
-) -> list[str]:
+def _spot_lines(who: str, seated: dict[str, list[Seated]], games: int) -> list[str]:
+    """The spot table over `seated`'s columns (points or seats), in its order."""
+    columns = list(seated)
     honour: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for column in columns:
         for s in seated[column]:
