@@ -9,11 +9,13 @@ from functools import cache
 
 import pytest
 from helpers import gated_game
+from mountain_helpers import cleared_game, put_gate
 from test_playouts import MODES, check_invariants
 
 from rules import engine, steps
 from rules.actions import Action, DedicateHall, Dig, EndTurn, Keep, MoveStatue, Recruit
 from rules.ai import choose_action
+from rules.ai.digging import Prospect, prospect_gain, prospect_worth, statue_prospects
 from rules.ai.opening import SLOT_ACTIVATIONS
 from rules.ai.recruiting import recruit_choices
 from rules.ai.turn import Ctx, TurnPlayer
@@ -22,8 +24,10 @@ from rules.ai.values import valuer as make_valuer
 from rules.cli import main
 from rules.content import load_content
 from rules.game import Game, game_from_record
+from rules.grid import cell_name
 from rules.horde import FLAG_ANY_BRIBES
 from rules.legal import legal_actions
+from rules.mountain import Geometry, geo
 from rules.payment import resolve_payment
 from rules.resources import RESOURCES, Resource
 from rules.scoring import best_leftover_sets, final_outcome
@@ -264,3 +268,76 @@ def test_under_golden_mask_the_ai_bribes_with_what_it_values_least() -> None:
         game.play(seat, choose_action(state, seat, rng))
     assert named >= 10, named
     assert kept_coins >= 1, kept_coins
+
+
+# --- racing for buried statues ------------------------------------------------------------
+
+
+def _race_row(g: Geometry) -> tuple[list[str], str]:
+    """Nine cells in a row on one tier of the mountain, and a mountain cell above the
+    8th (where a rival's gate can stand without touching the row's middle)."""
+    for y in range(1, g.height):
+        for x in range(g.width - 8):
+            row = [cell_name((x + i, y)) for i in range(9)]
+            above = cell_name((x + 7, y - 1))
+            cells = [*row, above]
+            on_mountain = all(c in g.bits and (1 << g.bit(c)) & g.area for c in cells)
+            if on_mountain and len({g.tier(c) for c in row}) == 1:
+                return row, above
+    raise AssertionError("no row of nine cells on one tier")
+
+
+def _race(monkeypatch: pytest.MonkeyPatch) -> tuple[State, list[str], list[Prospect]]:
+    """Seat 0's gate in the middle of the row, a statue two cells to its left that
+    nobody else is near, and one two cells to its right that seat 1's gate touches."""
+    game = cleared_game(monkeypatch, 2)
+    state = game.state
+    row, above = _race_row(geo(state))
+    put_gate(state, 0, row[4])
+    put_gate(state, 1, above)
+    state.board.statues[row[1]] = "fire"
+    state.board.statues[row[7]] = "ice"
+    g = geo(state)
+    buried = {g.bit(row[1]): "fire", g.bit(row[7]): "ice"}
+    return state, row, statue_prospects(state, 0, buried, horizon(state, 0))
+
+
+def test_a_buried_statue_a_rival_is_nearer_to_is_a_poorer_prospect(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state, row, prospects = _race(monkeypatch)
+    g = geo(state)
+    free, hot = sorted(prospects, key=lambda p: p.bit != g.bit(row[1]))
+    assert (free.reach, hot.reach) == (2, 2)  # two cells between the gate's edge and each
+    assert free.rival > 2 and hot.rival == 0  # seat 1's gate touches the right-hand one
+    assert free.value == hot.value
+    assert free.worth == pytest.approx(prospect_worth(free.value, 2, 10**6, free.horizon))
+    assert hot.worth < free.worth / 5
+
+
+def test_the_ai_digs_towards_the_statue_it_can_win(monkeypatch: pytest.MonkeyPatch) -> None:
+    state, row, prospects = _race(monkeypatch)
+    g = geo(state)
+
+    def gain(cells: list[str]) -> float:
+        mask = g.mask(cells)
+        return prospect_gain(prospects, mask, g.spread(mask) & ~mask)
+
+    towards_free, towards_hot = gain([row[3], row[2]]), gain([row[5], row[6]])
+    assert towards_free > towards_hot > 0
+
+
+def test_the_ai_unearths_a_contested_statue_before_a_safe_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Unearthing takes a statue out of the prospects: losing a sure one costs more
+    than losing one a rival would probably have taken (the honour found is the same)."""
+    state, row, prospects = _race(monkeypatch)
+    g = geo(state)
+
+    def gain(cells: list[str]) -> float:
+        mask = g.mask(cells)
+        return prospect_gain(prospects, mask, g.spread(mask) & ~mask)
+
+    # tiles of three reaching each statue from the gate
+    assert gain([row[5], row[6], row[7]]) > gain([row[3], row[2], row[1]])

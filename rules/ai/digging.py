@@ -2,10 +2,11 @@
 
 `DigTable` walks `rules.tunnels.placement_hits` once per decision and gives each
 placement a board value that does not depend on how it is paid: statues unearthed
-(their tier value now, more once they can be moved), buried statues brought within
-reach, deeper tiers reached, buried resources, workshop sites established or reached,
-statues in the network that could move into it, and for an anchor the pedestal of
-each clan (its point token, a statue doubled at once or later). Paying is priced
+(their tier value now, more once they can be moved), buried statues brought nearer
+(`Prospect`: weighed by whether a rival is nearer), deeper tiers reached, buried
+resources, workshop sites established or reached, statues in the network that could
+move into it, and for an anchor the pedestal of each clan (its point token, a statue
+doubled at once or later). Paying is priced
 separately by the `Valuer` (minerals, hammers for rubble), so the same table prices
 the dig with any holdings, e.g. after a spell or a workshop use.
 """
@@ -31,7 +32,17 @@ from rules.state import State
 DEPTH_VALUE = (0.0, 0.0, 1.2, 2.6, 4.0, 5.2)
 CELL_TIER = (0.0, 0.0, 0.05, 0.1, 0.2, 0.3)
 MOBILITY = 1.5  # an unearthed statue can still be carted deeper
-NEAR_STATUE = 0.8  # a buried statue the next tunnel can reach
+# A buried statue as a prospect: its tier value, less with the cells still to dig to
+# it, and by whether a rival network is nearer (every rival digs before our next turn,
+# so a rival as near as we are usually gets there first). A placement is worth
+# PULL times what it adds to the prospects: a statue is sought where the player can
+# win the race to it, not where a rival is bound to get there first, and a race is
+# settled before a statue nobody else can reach is taken.
+PULL = 1.0
+CELLS_PER_DIG = 3.5  # cells one tunnel brings a network nearer, on average
+WIN_AHEAD = 1.0  # nearer than every rival
+WIN_TIE = 0.35  # a rival as near
+WIN_BEHIND = 0.1  # a rival nearer
 IMPROVE = 0.4  # share of a statue's possible gain when it can move into the tunnel
 ACCESS = 0.6  # reaching an established workshop
 STATUE_FOR_PEDESTAL = 0.3  # chance to bring a statue of the clan onto a new pedestal
@@ -160,6 +171,7 @@ class DigTable:
             own_statues.append((i, now))
         own_clans = {statues[c] for c in statues if c in ob.cell_piece}
         track = state.pedestal_track
+        prospects = statue_prospects(state, seat, buried_statues, hz)
 
         for shape, variant, offs, hits in tunnels.placement_hits(state, seat):
             mark = variant.mark
@@ -192,8 +204,8 @@ class DigTable:
                     found.append((b, buried_statues[b], values[_tier(tiers, b) - 1]))
                 best_plain = max((v for _, _, v in found), default=0)
                 base += best_plain + MOBILITY * len(found) * blend
-                near = spread & sb_mask & ~mask & ~own_spread
-                base += NEAR_STATUE * near.bit_count() * blend
+                if prospects:
+                    base += PULL * blend * prospect_gain(prospects, mask, spread & ~mask)
                 gained: tuple[Resource, ...] = ()
                 if mask & br_mask:
                     gained = tuple(buried_res[b] for b in buried_res if (mask >> b) & 1)
@@ -327,6 +339,117 @@ class DigTable:
                         if value > best:
                             best = value
         return best
+
+
+@dataclass(frozen=True)
+class Prospect:
+    """A buried statue seen from one seat."""
+
+    bit: int
+    value: int  # what it scores on its tier
+    within: tuple[int, ...]  # [d]: the free cells at most d cells from it
+    reach: int  # free cells between the seat's network and it (0: the next tile can)
+    rival: int  # the same for the nearest rival network
+    horizon: float  # cells the seat can still dig towards it
+    worth: float  # `prospect_worth` at `reach`
+
+
+def prospect_worth(value: int, reach: int, rival: int, horizon: float) -> float:
+    if reach > horizon:
+        return 0.0
+    win = WIN_AHEAD if reach < rival else (WIN_TIE if reach == rival else WIN_BEHIND)
+    return value * win / (1 + reach / CELLS_PER_DIG)
+
+
+FAR = 1 << 20  # a statue no network can reach
+
+
+def statue_prospects(
+    state: State, seat: int, buried: dict[int, str], hz: Horizon
+) -> list[Prospect]:
+    """Every buried statue as a prospect for `seat` (rivals: every network but the
+    seat's own and a team partner's)."""
+    g = geo(state)
+    nets = networks(state)
+    free = g.area & ~nets.occupied
+    me = state.players[seat]
+    rivals = [
+        g.spread(mask) & free
+        for other, mask in nets.own.items()
+        if other != seat and (me.team is None or state.players[other].team != me.team)
+    ]
+    mine = g.spread(own_network(state, seat)) & free
+    horizon = max(1, hz.future_digs) * CELLS_PER_DIG
+    limit = int(horizon) + 1
+    values = load_content().tables.statue_values
+    out = []
+    for bit in buried:
+        rings = _rings(g.stride, free, bit, limit)
+        within: list[int] = []
+        acc = 0
+        for ring in rings:
+            acc |= ring
+            within.append(acc)
+        reach = _reach(within, mine)
+        rival = min((_reach(within, m) for m in rivals), default=FAR)
+        value = values[_tier(g.tier_masks, bit) - 1]
+        out.append(
+            Prospect(
+                bit,
+                value,
+                tuple(within),
+                reach,
+                rival,
+                horizon,
+                prospect_worth(value, reach, rival, horizon),
+            )
+        )
+    return out
+
+
+def _rings(stride: int, free: int, start: int, limit: int) -> list[int]:
+    """The free cells at distance 0, 1, ... `limit` from `start` (through free cells)."""
+    seen = 1 << start
+    frontier = [start]
+    rings = [seen]
+    while frontier and len(rings) <= limit:
+        ring = 0
+        nxt = []
+        for b in frontier:
+            for n in (b - stride, b + 1, b + stride, b - 1):
+                if n >= 0 and not (seen >> n) & 1 and (free >> n) & 1:
+                    seen |= 1 << n
+                    ring |= 1 << n
+                    nxt.append(n)
+        if ring:
+            rings.append(ring)
+        frontier = nxt
+    return rings
+
+
+def _reach(within: list[int] | tuple[int, ...], cells: int) -> int:
+    for d, mask in enumerate(within):
+        if cells & mask:
+            return d
+    return FAR
+
+
+def prospect_gain(prospects: list[Prospect], mask: int, frontier: int) -> float:
+    """What a tile on `mask` (whose free neighbours are `frontier`) adds to the
+    prospects: statues brought nearer gain; a statue it unearths leaves them, its
+    honour counted as found, so one we were sure to win anyway is worth less now
+    than one a rival could take first."""
+    gain = 0.0
+    for p in prospects:
+        if (mask >> p.bit) & 1:
+            gain -= p.worth
+            continue
+        within = p.within
+        for d in range(min(p.reach, len(within))):
+            if frontier & within[d]:
+                gain += prospect_worth(p.value, d, p.rival, p.horizon) - p.worth
+                break
+    return gain
 
 
 _INDEX = {res: i for i, res in enumerate(RESOURCES)}
