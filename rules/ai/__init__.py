@@ -11,9 +11,10 @@ How it plays (see the modules for the numbers):
   inner slot (A2/A3 activate most), weaker cards in the outer ones.
 - **Gate** (`opening`): the start point with the most valuable room of its own toward
   the heart (tiers, statues, sites; cells nearer another gate do not count).
-- **Turn** (`turn`): prices every dig (`digging`: tunnel score, statues unearthed and
-  brought within reach, deeper tiers, buried resources, workshops, pedestals with
-  their token and doubling) and every recruit (`recruiting`: the cascade, bribes,
+- **Turn** (`turn`): prices every dig (`digging`: tunnel score, statues unearthed,
+  buried statues brought nearer where it can win the race to them (a rival nearer to
+  a statue usually gets there first), deeper tiers, buried resources, workshops,
+  pedestals with their token and doubling) and every recruit (`recruiting`: the cascade, bribes,
   pedestals, the troll's future activations, coronation) against what the resources
   are worth with the turns left (`values`); tries spells, workshop uses and trades
   first when they make the turn better; then dedicates the best great hall and moves
