@@ -14,11 +14,11 @@ How it plays (see the modules for the numbers):
 - **Turn** (`turn`): prices every dig (`digging`: tunnel score, statues unearthed,
   buried statues brought nearer where it can win the race to them (a rival nearer to
   a statue usually gets there first), deeper tiers, buried resources, workshops,
-  pedestals with their token and doubling) and every recruit (`recruiting`: the cascade, bribes,
-  pedestals, the troll's future activations, coronation) against what the resources
-  are worth with the turns left (`values`); tries spells, workshop uses and trades
-  first when they make the turn better; then dedicates the best great hall and moves
-  statues deeper and onto pedestals and altars (`statues`).
+  pedestals with their token and doubling) and every recruit (`recruiting`: the
+  cascade, bribes, pedestals, the troll's future activations, coronation) against
+  what the resources are worth with the turns left (`values`); tries spells, workshop
+  uses and trades first when they make the turn better; then dedicates the best great
+  hall and moves statues deeper and onto pedestals and altars (`statues`).
 - **Endgame**: once the coronation is triggered the number of turns left is exact;
   on the last turn resources are worth their leftover sets, so it digs what it can,
   finishes statue moves (trading for a cart when that pays) and keeps sets.

@@ -6,9 +6,9 @@ placement a board value that does not depend on how it is paid: statues unearthe
 (`Prospect`: weighed by whether a rival is nearer), deeper tiers reached, buried
 resources, workshop sites established or reached, statues in the network that could
 move into it, and for an anchor the pedestal of each clan (its point token, a statue
-doubled at once or later). Paying is priced
-separately by the `Valuer` (minerals, hammers for rubble), so the same table prices
-the dig with any holdings, e.g. after a spell or a workshop use.
+doubled at once or later). Paying is priced separately by the `Valuer` (minerals,
+hammers for rubble), so the same table prices the dig with any holdings, e.g. after a
+spell or a workshop use.
 """
 
 from __future__ import annotations
@@ -171,7 +171,8 @@ class DigTable:
             own_statues.append((i, now))
         own_clans = {statues[c] for c in statues if c in ob.cell_piece}
         track = state.pedestal_track
-        prospects = statue_prospects(state, seat, buried_statues, hz)
+        # on the last turn (blend 0) nothing is dug towards later
+        prospects = statue_prospects(state, seat, buried_statues, hz) if blend else []
 
         for shape, variant, offs, hits in tunnels.placement_hits(state, seat):
             mark = variant.mark
