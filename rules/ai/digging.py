@@ -14,7 +14,7 @@ spell or a workshop use.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from rules import tunnels
@@ -365,11 +365,9 @@ def prospect_worth(value: int, reach: int, rival: int, horizon: float) -> float:
 FAR = 1 << 20  # a statue no network can reach
 
 
-def statue_prospects(
-    state: State, seat: int, buried: dict[int, str], hz: Horizon
-) -> list[Prospect]:
-    """Every buried statue as a prospect for `seat` (rivals: every network but the
-    seat's own and a team partner's)."""
+def statue_prospects(state: State, seat: int, buried: Iterable[int], hz: Horizon) -> list[Prospect]:
+    """Every buried statue (by its cell's bit) as a prospect for `seat` (rivals: every
+    network but the seat's own and a team partner's)."""
     g = geo(state)
     nets = networks(state)
     free = g.area & ~nets.occupied
@@ -385,12 +383,7 @@ def statue_prospects(
     values = load_content().tables.statue_values
     out = []
     for bit in buried:
-        rings = _rings(g.stride, free, bit, limit)
-        within: list[int] = []
-        acc = 0
-        for ring in rings:
-            acc |= ring
-            within.append(acc)
+        within = _within(g.stride, free, bit, limit)
         reach = _reach(within, mine)
         rival = min((_reach(within, m) for m in rivals), default=FAR)
         value = values[_tier(g.tier_masks, bit) - 1]
@@ -398,7 +391,7 @@ def statue_prospects(
             Prospect(
                 bit,
                 value,
-                tuple(within),
+                within,
                 reach,
                 rival,
                 horizon,
@@ -408,27 +401,26 @@ def statue_prospects(
     return out
 
 
-def _rings(stride: int, free: int, start: int, limit: int) -> list[int]:
-    """The free cells at distance 0, 1, ... `limit` from `start` (through free cells)."""
+def _within(stride: int, free: int, start: int, limit: int) -> tuple[int, ...]:
+    """[d]: the free cells at most d cells from `start` (through free cells), for d up
+    to `limit` or until no free cell is left to reach."""
     seen = 1 << start
     frontier = [start]
-    rings = [seen]
-    while frontier and len(rings) <= limit:
-        ring = 0
+    within = [seen]
+    while frontier and len(within) <= limit:
         nxt = []
         for b in frontier:
             for n in (b - stride, b + 1, b + stride, b - 1):
                 if n >= 0 and not (seen >> n) & 1 and (free >> n) & 1:
                     seen |= 1 << n
-                    ring |= 1 << n
                     nxt.append(n)
-        if ring:
-            rings.append(ring)
+        if nxt:
+            within.append(seen)
         frontier = nxt
-    return rings
+    return tuple(within)
 
 
-def _reach(within: list[int] | tuple[int, ...], cells: int) -> int:
+def _reach(within: tuple[int, ...], cells: int) -> int:
     for d, mask in enumerate(within):
         if cells & mask:
             return d
