@@ -42,10 +42,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from contextlib import suppress
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import discord
 from discord.ext import commands
@@ -62,9 +61,9 @@ from bot.texts import NO_MENTIONS, digest_text, mention_only, reminder_text
 
 log = logging.getLogger("bot.scheduler")
 
-PRUNE_EVERY = 3600.0
+PRUNE_EVERY = timedelta(hours=1)
 # how often the scheduler looks whether a backup is due
-BACKUP_LOOK_EVERY = 60.0
+BACKUP_LOOK_EVERY = timedelta(minutes=1)
 # a backup of a large database takes a while: nobody else starts one meanwhile
 BACKUP_LEASE = timedelta(hours=1)
 MOVES_PER_ROUND = 200
@@ -90,8 +89,10 @@ class Scheduler(commands.Cog):
         self.bot = bot
         self.poll = poll
         self._task: asyncio.Task[None] | None = None
-        self._pruned_at = 0.0
-        self._backup_looked_at: float | None = None
+        # when this process last pruned and looked for a due backup (the service's
+        # clock: never the machine's uptime)
+        self._pruned_at: datetime | None = None
+        self._backup_looked_at: datetime | None = None
         self._sample_task: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
@@ -121,8 +122,9 @@ class Scheduler(commands.Cog):
         if done.votes_closed:
             await self.bot.courier.deliver_due()
         done.moves = await self.play_owed_moves()
-        if startup or time.monotonic() - self._pruned_at > PRUNE_EVERY:
-            self._pruned_at = time.monotonic()
+        now = service.now()
+        if startup or self._pruned_at is None or now - self._pruned_at > PRUNE_EVERY:
+            self._pruned_at = now
             done.pruned = await self.prune()
         done.digests = await self.send_digests()
         done.backups = await self.back_up_if_due()
@@ -223,7 +225,7 @@ class Scheduler(commands.Cog):
             return 0
         pruned = await self.bot.service.prune_interactions()
         await duties.forget_old()
-        await duties.release(claim, rest=timedelta(seconds=PRUNE_EVERY))
+        await duties.release(claim, rest=PRUNE_EVERY)
         return pruned
 
     async def send_digests(self) -> int:
@@ -254,10 +256,11 @@ class Scheduler(commands.Cog):
         settings = self.bot.settings
         if settings.backup_dir is None or settings.backup_hours <= 0:
             return 0
+        now = self.bot.service.now()
         looked = self._backup_looked_at
-        if looked is not None and time.monotonic() - looked < BACKUP_LOOK_EVERY:
+        if looked is not None and now - looked < BACKUP_LOOK_EVERY:
             return 0
-        self._backup_looked_at = time.monotonic()
+        self._backup_looked_at = now
         duties = self.bot.service.duties
         every = timedelta(hours=settings.backup_hours)
         # one copy an interval whichever process makes it: the claim then rests
@@ -271,7 +274,7 @@ class Scheduler(commands.Cog):
                 settings.backup_dir,
                 every=every,
                 keep=settings.backup_keep,
-                now=datetime.now(UTC),
+                now=now,
             )
         except (StoreError, OSError) as exc:
             log.warning("the scheduled backup to %s failed: %s", settings.backup_dir, exc)

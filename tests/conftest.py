@@ -1,14 +1,33 @@
 """Fixtures for every test folder: a throwaway PostgreSQL server (one per test process,
 on a Unix socket of its own) when its programs are installed, and a closing line that
-says how many PostgreSQL tests ran."""
+says how many PostgreSQL tests ran.
+
+Every test process also runs with `time.monotonic()` as on a machine booted a minute
+ago (it starts at 60 s and runs at the real pace): a decision that compared the
+machine's uptime with a fixed number instead of reading the injected clock would fail
+here as it would on a new server, not only after an hour's uptime."""
 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 
 import pytest
 from pg_server import PgServer, find_bindir
+
+BOOTED_AGO = 60.0
+
+
+def _as_if_just_booted() -> None:
+    """Shift `time.monotonic()` so that it reads `BOOTED_AGO` now and keeps its pace
+    (the event loop's time is read through it too, so every timer stays consistent)."""
+    real = time.monotonic
+    offset = real() - BOOTED_AGO
+    time.monotonic = lambda: real() - offset
+
+
+_as_if_just_booted()
 
 PG_BINDIR = find_bindir()
 PG_MISSING = (

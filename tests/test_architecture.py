@@ -302,3 +302,87 @@ def test_the_message_catalogue_is_a_leaf() -> None:
     tree = _bot_modules()["bot.i18n.catalogue"]
     imported = {m.split(".")[0] for m, _ in _imports("bot.i18n.catalogue", tree, False)}
     assert "discord" not in imported
+
+
+# reading the time: the machine's clocks, which the bot never reads for a decision
+_CLOCK_READS = {
+    ("time", "monotonic"),
+    ("time", "monotonic_ns"),
+    ("time", "time"),
+    ("time", "time_ns"),
+    ("datetime", "now"),
+    ("datetime", "utcnow"),
+    ("datetime", "today"),
+    ("date", "today"),
+    ("loop", "time"),
+}
+# the one clock the service is given by default; the move script's timing of a copy
+# (a measurement it prints, no decision) uses time.perf_counter, which is allowed
+_THE_CLOCK = {("bot/service/service.py", "_utc_now")}
+
+
+def _owner_name(node: ast.expr) -> str:
+    """`time` of `time.monotonic()`, `loop` of `self.loop.time()` or
+    `asyncio.get_running_loop().time()`."""
+    if isinstance(node, ast.Name):
+        name = node.id
+    elif isinstance(node, ast.Attribute):
+        name = node.attr
+    elif isinstance(node, ast.Call):
+        name = _owner_name(node.func)
+    else:
+        return ""
+    return "loop" if "loop" in name else name
+
+
+class _ClockReads(ast.NodeVisitor):
+    """Each read of the machine's clock in a module, with the function it is in."""
+
+    def __init__(self, rel: str) -> None:
+        self.rel = rel
+        self.function = "<module>"
+        self.found: list[str] = []
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        outer, self.function = self.function, node.name
+        self.generic_visit(node)
+        self.function = outer
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        clocks = {"monotonic", "monotonic_ns", "time", "time_ns"}
+        if node.module == "time" and {a.name for a in node.names} & clocks:
+            self.found.append(f"{self.rel}:{node.lineno} imports a clock from time")
+
+    def visit_Call(self, node: ast.Call) -> None:
+        if isinstance(node.func, ast.Attribute):
+            call = (_owner_name(node.func.value), node.func.attr)
+            if call in _CLOCK_READS and (self.rel, self.function) not in _THE_CLOCK:
+                self.found.append(f"{self.rel}:{node.lineno} in {self.function}: {call}")
+        self.generic_visit(node)
+
+
+def test_every_timed_decision_of_the_bot_reads_the_injected_clock() -> None:
+    """Pruning, language memory, reminders, votes, leases and backoff compare times
+    from the service's clock (`GameService(clock=...)`, `service.now()`), so a test
+    moves them all and a machine booted a minute ago decides as one up for a year."""
+    root = Path(__file__).resolve().parent.parent
+    found = []
+    for path in sorted((root / "bot").rglob("*.py")):
+        reads = _ClockReads(path.relative_to(root).as_posix())
+        reads.visit(ast.parse(path.read_text(encoding="utf-8")))
+        found += reads.found
+    assert found == [], "the bot reads the machine's clock outside the injected clock"
+
+
+def test_the_clock_check_finds_each_way_of_reading_the_machines_clock() -> None:
+    source = (
+        "import time\nfrom time import monotonic\n"
+        "def f(loop):\n    return time.monotonic(), datetime.now(UTC), loop.time()\n"
+        "async def g():\n    return asyncio.get_running_loop().time(), self.loop.time()\n"
+        "def h():\n    return time.perf_counter(), self.clock()\n"
+    )
+    reads = _ClockReads("bot/x.py")
+    reads.visit(ast.parse(source))
+    assert len(reads.found) == 6, reads.found

@@ -7,7 +7,6 @@ reminder loop reads and advances it through `Notifications`.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -29,7 +28,7 @@ from bot.store import (
 
 # how long a user's language is trusted without asking the store again (another bot
 # process may have stored a newer one)
-LANGUAGE_MEMORY = 600.0
+LANGUAGE_MEMORY = timedelta(minutes=10)
 
 
 class Notifications:
@@ -38,15 +37,15 @@ class Notifications:
     def __init__(self, store: Store, clock: Callable[[], datetime]) -> None:
         self.store = store
         self._clock = clock
-        # user -> (language, when it was last known to be stored: monotonic seconds)
-        self._languages: dict[int, tuple[str, float]] = {}
+        # user -> (language, when it was last known to be stored, by the clock)
+        self._languages: dict[int, tuple[str, datetime]] = {}
 
     async def remember_language(self, user_id: int, language: str) -> bool:
         """Keep the language of the user's latest interaction with their preferences
         (their direct messages are written in it). Written only when it changed, so
         most interactions cost no write; whether it was written."""
         known = self._languages.get(user_id)
-        now = time.monotonic()
+        now = self._clock()
         if known is not None and known[0] == language and now - known[1] < LANGUAGE_MEMORY:
             return False
         stored = (await self.store.notification_prefs([user_id])).get(user_id)

@@ -17,6 +17,7 @@ from service_helpers import (
 )
 
 from bot.service import InvalidSettingError, NotYourTurnError
+from bot.service.notifications import LANGUAGE_MEMORY
 from bot.service.reminders import next_reminder
 from bot.store import NotificationPrefs
 from rules.actions import EndTurn, Keep, PlaceGate
@@ -176,10 +177,11 @@ async def test_a_players_language_is_kept_for_their_direct_messages(tmp_path: Pa
         assert (await notes.prefs(A)).language == "pl"
         assert await notes.remember_language(A, "es")
         assert (await notes.prefs(A)).language == "es"
-        # another process stored a newer language: once remembered long enough ago,
-        # the store is asked again
+        # another process stored a newer language: trusted for a while by the clock,
+        # then the store is asked again
         await service.store.put_language(A, "pl")
-        notes._languages[A] = ("es", 0.0)
+        assert not await notes.remember_language(A, "es"), "remembered: not asked again"
+        clock.advance(LANGUAGE_MEMORY + timedelta(seconds=1))
         assert await notes.remember_language(A, "es")
         assert (await notes.prefs(A)).language == "es"
         await started_game(service)  # its creator, A, places the first gate
