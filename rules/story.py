@@ -256,17 +256,27 @@ def describe(before: State, seat: int, action: Action) -> Story:
 
 def kept(state: State, seat: int) -> Revealed:
     """What a seat kept in the secret draft, told once everyone has drafted."""
-    trolls = load_content().trolls
     return Revealed(
         trolls=tuple(
-            KeptTroll(
-                clan=trolls[troll.card].clan,
-                makes=tuple(symbol_name(r, c) for r, c in trolls[troll.card].produce),
-                slot=slot,
-            )
+            _kept_troll(troll.card, slot)
             for slot, troll in sorted(state.players[seat].pyramid.items())
         )
     )
+
+
+def _kept_troll(card: str, slot: str) -> KeptTroll:
+    troll = load_content().trolls[card]
+    return KeptTroll(
+        clan=troll.clan, makes=tuple(symbol_name(r, c) for r, c in troll.produce), slot=slot
+    )
+
+
+def revealed_keep(story: Kept) -> Story:
+    """One keep in the words of the draft's reveal ("kept a Fire troll making coin in
+    A1"): how it is told once the draft is over, or to the seat that kept it."""
+    if story.card not in load_content().trolls:
+        return story
+    return Revealed(trolls=(_kept_troll(story.card, story.slot),))
 
 
 def cells_changed(action: Action) -> tuple[str, ...]:

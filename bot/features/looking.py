@@ -40,6 +40,9 @@ from rules.legal import legal_kinds
 
 HELP_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in HELP_TOPICS]
 SHARE = "Post it for the table to see (by default only you see it)"
+SECRET_DRAFT = N_(
+    "{player}'s starting trolls stay hidden until everyone has kept theirs: the draft is secret."
+)
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,9 @@ class LookingCommands(Feature):
                 raise ServiceError(NO_SEAT, name=player.display_name)
             raise ServiceError(NO_SEAT_YOU)
         look = await self.seen(interaction, game, share)
+        if look.state["players"][seat.seat]["secret"]:
+            # the view of the secret draft holds nothing of it to draw
+            raise ServiceError(SECRET_DRAFT, player=look.called(seat))
         image = await asyncio.to_thread(
             partial(pyramid_png, look.state, seat.seat, names=look.names, messages=look.language)
         )
@@ -171,7 +177,7 @@ class LookingCommands(Feature):
     async def log(self, interaction: discord.Interaction[MountainBot]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         game = await self.bot.game(interaction)
-        entries = await self.bot.service.log(game.id)
+        entries = await self.bot.service.log(game.id, interaction.user.id)
         await interaction.followup.send(
             log_text(entries, reader(interaction)), ephemeral=True, allowed_mentions=NO_MENTIONS
         )

@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from bot.service.protocol import Announce
+from bot.service.protocol import Announce, StoryData
 from rules import engine, steps
 from rules.actions import Action, format_action, parse_action
 from rules.ai import choose_action
@@ -17,8 +17,8 @@ from rules.legal import legal_actions
 from rules.scoring import final_outcome
 from rules.setup import new_game
 from rules.state import GameConfig, State, make_config
-from rules.story import cells_changed, describe, kept
-from rules.view import view
+from rules.story import Story, cells_changed, describe, kept, read_story
+from rules.view import played_in_secret, told_to, view
 
 # the draft is secret until everyone has kept their trolls; gates are told in a line
 ANNOUNCE: dict[str, Announce] = {"draft": "secret", "gates": "brief"}
@@ -95,6 +95,19 @@ class MountainKingRules:
     def announce(self, state: State) -> Announce:
         return ANNOUNCE.get(state.phase, "full")
 
+    def told_to(
+        self, state: State, viewer: int | None, seat: int, story: StoryData
+    ) -> StoryData | None:
+        read = _story(story)
+        if read is None:  # an English sentence of the oldest games: public
+            return story
+        told = told_to(state, viewer, seat, read)
+        return None if told is None else told.to_json()
+
+    def played_in_secret(self, story: StoryData) -> bool:
+        read = _story(story)
+        return read is not None and played_in_secret(read)
+
     def revealed(self, state: State, seat: int) -> dict[str, Any]:
         return kept(state, seat).to_json()
 
@@ -139,6 +152,17 @@ def _config_json(value: Any) -> Any:
     if isinstance(value, GameConfig):
         return value.model_dump(mode="json")
     raise TypeError(f"a state holds a {type(value).__name__}, which JSON cannot store")
+
+
+def _story(story: StoryData) -> Story | None:
+    """The rules' story stored as data; None for an older game's English sentence (or a
+    story these rules do not read, told as it was stored)."""
+    if isinstance(story, str):
+        return None
+    try:
+        return read_story(story)
+    except ValueError:
+        return None
 
 
 def _config(config: Mapping[str, Any]) -> GameConfig:

@@ -106,6 +106,20 @@ class GameRules(Protocol[S, A]):
         """How a turn played in this position is told to the table (see `Announce`)."""
         ...
 
+    def told_to(
+        self, state: S, viewer: int | None, seat: int, story: StoryData
+    ) -> StoryData | None:
+        """The stored story of `seat`'s past action as `viewer` (None: anyone at the
+        table) may hear it with the game at `state`: None while it is a secret of
+        another seat, perhaps in other words once revealed. The log and "since your
+        last turn" tell only what this gives."""
+        ...
+
+    def played_in_secret(self, story: StoryData) -> bool:
+        """Whether the action was played in a secret, simultaneous phase: its actions do
+        not end anyone's turn and are told together once the phase is over."""
+        ...
+
     def revealed(self, state: S, seat: int) -> dict[str, Any]:
         """What a seat did in a secret phase, told once it is over ("kept ..."), as a
         story."""

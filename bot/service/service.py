@@ -862,27 +862,56 @@ class GameService(Generic[S, A]):
             raise corrupt(game_id, exc) from exc
         return frames
 
-    async def log(self, game_id: int) -> list[LogEntry]:
-        """The actions that stand, in notation, oldest first."""
-        check_arguments(game_id)
-        game, seats = await self._game_and_seats(game_id)
+    async def log(self, game_id: int, user_id: int | None = None) -> list[LogEntry]:
+        """The actions that stand, oldest first, as `user_id` may hear of them (None:
+        as anyone at the table may): another seat's secret (a keep in the running
+        draft) is left out, and told in the words of its reveal once revealed."""
+        check_arguments(game_id, optional=(user_id,))
+        loaded = await load(self.store, self.rules, game_id)
         entries = await self.store.actions(game_id)
         try:
             check_sequence(entries, 0, entries[-1].seq if entries else 0)
             moves = standing(entries)
         except ValueError as exc:
             raise corrupt(game_id, exc) from exc
-        if not stories.all_told(moves):
-            moves = await self._told(game, parse_config(game), moves, entries)
-        return log_entries(seats, moves)
+        moves = await self._told(loaded.game, loaded.config, moves, entries)
+        return self._heard(loaded, self._viewer(loaded.seats, user_id), moves)
+
+    def _viewer(self, seats: Sequence[SeatRecord], user_id: int | None) -> int | None:
+        """The seat whose secrets a user may hear (the one they play or hold), if any."""
+        if user_id is None:
+            return None
+        for seat in seats:
+            if user_id in (seat.controller_id, seat.user_id, seat.substitute_id):
+                return seat.seat
+        return None
+
+    def _heard(
+        self, loaded: Loaded[S], viewer: int | None, moves: Sequence[ActionRecord]
+    ) -> list[LogEntry]:
+        """The moves' log entries as `viewer` may hear them in the game's position now
+        (the rules' `told_to`): what is secret from them left out."""
+        entries = log_entries(loaded.seats, moves)
+        if loaded.state is None:
+            return entries
+        state = loaded.state
+        out = []
+        for entry in entries:
+            told = self.rules.told_to(state, viewer, entry.seat, entry.told)
+            if told is not None:
+                out.append(replace(entry, story=told))
+        return out
 
     async def record(self, game_id: int) -> dict[str, Any]:
-        """The game's record (config, seed, every standing action in notation), checked
-        to replay to the stored outcome; raises `CorruptGameError` if it does not."""
+        """The finished game's record (config, seed, every standing action in notation),
+        checked to replay to the stored outcome; raises `CorruptGameError` if it does
+        not. Refused before the end: a record tells every secret."""
         check_arguments(game_id)
         loaded = await load(self.store, self.rules, game_id)
         if loaded.game.seed is None or loaded.state is None:
             raise GameStateError(N_("This game has not started yet."))
+        if not self.rules.is_over(loaded.state):
+            raise GameStateError(N_("The game's record is given when the game is over."))
         entries = await self.store.actions(game_id)
         try:
             moves = [(e.seat, e.notation) for e in standing(entries)]
@@ -896,7 +925,9 @@ class GameService(Generic[S, A]):
 
     async def changes_since_last_turn(self, game_id: int, user_id: int) -> list[LogEntry]:
         """What the others did since the user's previous turn ended (if it is the
-        user's turn now, their actions so far in it do not count as a turn)."""
+        user's turn now, their actions so far in it do not count as a turn), as the
+        user may hear it. The moves of a secret phase (the draft) end nobody's turn:
+        once it is over they are told together, the user's own with the others'."""
         check_arguments(game_id, user_id)
         loaded = await load(self.store, self.rules, game_id)
         seat = seat_of_controller(loaded.seats, user_id).seat
@@ -905,15 +936,32 @@ class GameService(Generic[S, A]):
             moves = standing([e for e in entries if e.seq <= loaded.seq])
         except ValueError as exc:
             raise corrupt(game_id, exc) from exc
+        moves = await self._told(loaded.game, loaded.config, moves, entries)
+
+        state = loaded.state
+
+        def told(move: ActionRecord) -> StoryData:
+            return stories.read(move.story) or stories.played(move.notation)
+
+        def ends_turn(move: ActionRecord) -> bool:
+            return move.seat == seat and not self.rules.played_in_secret(told(move))
+
         end = len(moves)
-        if loaded.state is not None and seat in self.rules.to_act(loaded.state):
-            while end and moves[end - 1].seat == seat:
+        if state is not None and seat in self.rules.to_act(state):
+            while end and ends_turn(moves[end - 1]):
                 end -= 1
         start = end
-        while start and moves[start - 1].seat != seat:
+        while start and not ends_turn(moves[start - 1]):
             start -= 1
-        told = await self._told(loaded.game, loaded.config, moves[start:end], entries)
-        return log_entries(loaded.seats, told)
+        window = moves[start:end]
+        if state is not None:
+            # while a secret phase runs, the user's own secret moves are no news to them
+            window = [
+                m
+                for m in window
+                if m.seat != seat or self.rules.told_to(state, None, seat, told(m)) is not None
+            ]
+        return self._heard(loaded, seat, window)
 
     async def turn_status(self, game_id: int) -> TurnStatus:
         """Whom the game is waiting for, since when, and when each is reminded next."""
