@@ -95,7 +95,7 @@ async def test_a_polish_game_with_a_polish_and_a_spanish_player(
         # the setup: gates in turn order, then the draft, each answer in its reader's
         # language
         await place_gates(bot, [ola, lucia], thread, game_id)
-        await draft_all([ola], thread, kept="Zachowałeś swoje cztery początkowe trolle.")
+        await draft_all([ola], thread, kept="Twoje cztery początkowe trolle są zachowane.")
         await draft_all([lucia], thread, kept="Te has quedado tus cuatro trols iniciales.")
         by_seat = {s.seat: (ola if s.user_id == ola.id else lucia) for s in info.seats}
         language = {ola.id: "pl", lucia.id: "es"}

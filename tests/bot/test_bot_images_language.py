@@ -23,7 +23,7 @@ from rules.selfplay import random_action
 from rules.steps import seats_to_act
 
 # the draft's last answer in each reader's language
-KEPT = {"pl": "Zachowałeś swoje cztery początkowe trolle.", "es": "Te has quedado tus cuatro"}
+KEPT = {"pl": "Twoje cztery początkowe trolle są zachowane.", "es": "Te has quedado tus cuatro"}
 
 
 def _spy(drawn: list[tuple[str, str]], name: str, draw: Callable[..., bytes]) -> Any:
