@@ -342,7 +342,7 @@ def call_words(phase: str, messages: Messages = ENGLISH) -> str:
 
 
 def called_to(names: str, phase: str, messages: Messages = ENGLISH) -> str:
-    """ "alice (Blue) <@1>: place your gate with `/mk gate`."."""
+    """ "<@1> (Blue): place your gate with `/mk gate`."."""
     return messages.gettext("{players}: {call}.", players=names, call=call_words(phase, messages))
 
 
@@ -356,7 +356,8 @@ def told(stories: Sequence[StoryData], messages: Messages = ENGLISH) -> str:
 def turn_post_text(post: TurnPost, messages: Messages = ENGLISH) -> str:
     """What a finished turn did, "**alice (Blue)** recruited ...; dug ....", with a line
     per player when several are told at once (the draft revealed), then whoever it
-    calls to act next, in one line (after the last gate, everyone to the draft)."""
+    calls to act next, each by their mention alone, in one line (after the last gate,
+    everyone to the draft): "<@2> (Orange): it's your turn: ..."."""
     m = messages
     lines = [
         # TRANSLATORS: a line of a turn post: the player in bold, then what they did
@@ -378,18 +379,26 @@ def turn_post_text(post: TurnPost, messages: Messages = ENGLISH) -> str:
                 " at the same time."
             )
         )
-    if post.calls:
-        names = ", ".join(f"{who(p, m)} <@{p.user_id}>" for p in post.calls)
-        line = called_to(names, post.call_phase, m)
-        if post.next_reminder is not None:
-            line += " " + m.gettext("Next reminder {when}.", when=timestamp(post.next_reminder))
-        lines.append(line)
-    return fit("\n".join(lines))
+    if not post.calls:
+        return fit("\n".join(lines))
+    names = ", ".join(calling(p, m) for p in post.calls)
+    call = called_to(names, post.call_phase, m)
+    if post.next_reminder is not None:
+        call += " " + m.gettext("Next reminder {when}.", when=timestamp(post.next_reminder))
+    # the call is never cut: a long turn's story gives way to it
+    told_lines = fit("\n".join(lines), max(1, POST_LIMIT - len(call) - 1))
+    return "\n".join([*([told_lines] if told_lines else []), fit(call)])
+
+
+def calling(player: Player, messages: Messages = ENGLISH) -> str:
+    """A called player, named once: their mention (Discord shows their name) with their
+    colour, "<@1> (Blue)"."""
+    return called_in(player.label, f"<@{player.user_id}>", False, messages)
 
 
 def ping_text(ping: Ping, messages: Messages = ENGLISH) -> str:
     m = messages
-    called = called_to(f"{who(ping.player, m)} <@{ping.player.user_id}>", "play", m)
+    called = called_to(calling(ping.player, m), "play", m)
     return called + " " + m.gettext("Next reminder {when}.", when=timestamp(ping.next_reminder))
 
 

@@ -44,9 +44,9 @@ from bot.client import MountainBot, game_language, reader, reply_to
 from bot.courier import Maker, Outgoing
 from bot.features.base import Feature
 from bot.i18n.catalogue import ENGLISH, N_, Messages, translator_for
-from bot.refusals import refusal_text
+from bot.refusals import refusal_clause
 from bot.service import GameInfo, Owed
-from bot.service.owed import GameOver, Ping, Reply, TurnPost
+from bot.service.owed import GameOver, Ping, Player, Reply, TurnPost
 from bot.store import OwedKind
 from bot.texts import (
     CANCELLED,
@@ -146,10 +146,12 @@ class TurnCommands(Feature):
         """What the turn did: the board with its changes outlined, a zoomed crop around
         them (legible on a phone), and the player's pyramid, as they were when the turn
         ended. While the game is set up, a line (the board alone once the mountain is
-        ready) that calls whoever acts next."""
+        ready). It calls whoever acts next, mentioning each called player the game still
+        awaits in their seat (a post sent late, after they acted, notifies nobody; its
+        text stays as stored, so a resend is still recognised)."""
         post = owed.payload
         assert isinstance(post, TurnPost)
-        mentions = mention_users(p.user_id for p in post.calls if p.user_id is not None)
+        mentions = mention_users(await self._still_awaited(info, post.calls))
         text = turn_post_text(post, game_language(info))
         if post.images == "none":
             return Outgoing(text, mentions=mentions)
@@ -176,14 +178,23 @@ class TurnCommands(Feature):
         files.append((f"pyramid-{post.player.label}.png", made[1]))
         return Outgoing(text, files=files, mentions=mentions)
 
+    async def _still_awaited(self, info: GameInfo, players: Sequence[Player]) -> list[int]:
+        """The users of these players whom the game still awaits in the same seat."""
+        if not players:
+            return []
+        status = await self.bot.service.turn_status(info.id)
+        awaited = {(w.seat, w.user_id) for w in status.waiting if not w.autopilot}
+        return [
+            p.user_id for p in players if p.user_id is not None and (p.seat, p.user_id) in awaited
+        ]
+
     async def ping(self, owed: Owed, info: GameInfo) -> Outgoing | None:
-        """The player who must act now, mentioned alone; nothing if they already acted
-        or someone else holds the seat now."""
+        """The player who must act now, mentioned alone, when no turn post called them
+        (a seat that changed hands); nothing if they already acted or someone else
+        holds the seat now."""
         ping = owed.payload
         assert isinstance(ping, Ping)
-        status = await self.bot.service.turn_status(info.id)
-        waiting = next((w for w in status.waiting if w.seat == ping.player.seat), None)
-        if waiting is None or waiting.autopilot or waiting.user_id != ping.player.user_id:
+        if not await self._still_awaited(info, [ping.player]):
             return None
         return Outgoing(
             ping_text(ping, game_language(info)), mentions=mention_only(ping.player.user_id)
@@ -269,22 +280,23 @@ class TurnCommands(Feature):
         notation += f" workshop {workshop}" if workshop else ""
         await interaction.response.defer(ephemeral=True, thinking=True)
         game = await self.bot.game(interaction)
-        action = parse_action(notation)
+        # the service reads the notation where the game stands (a dig out of its moment
+        # is refused as such, before its words are read), and judges the dig
+        judged = await self.bot.service.preview(game.id, interaction.user.id, notation)
+        messages = reader(interaction)
+        if judged.refusal is not None or judged.story is None:
+            # the sentence alone: there is no tunnel to show
+            reason = refusal_clause(judged.refusal, messages) if judged.refusal else ""
+            await interaction.followup.send(dig_refused(reason, messages), ephemeral=True)
+            return
+        action = parse_action(judged.notation)
         assert isinstance(action, Dig)
-        judged = await self.bot.service.preview(game.id, interaction.user.id, action)
-        preview = Preview(action.cells, judged.legal, judged.refusal_cell, action.anchor)
+        preview = Preview(action.cells, legal=True, anchor=action.anchor)
         m = game_language(game)
         image = await asyncio.to_thread(
             board_png, judged.view, preview=preview, crop=True, messages=m
         )
         file = discord.File(io.BytesIO(image), filename="dig-preview.png")
-        messages = reader(interaction)
-        if judged.refusal is not None or judged.story is None:
-            reason = refusal_text(judged.refusal, messages) if judged.refusal else ""
-            await interaction.followup.send(
-                dig_refused(reason, messages), file=file, ephemeral=True
-            )
-            return
         confirm = ConfirmButton(
             game.id, judged.seq, judged.notation, label=messages.gettext(CONFIRM)
         )

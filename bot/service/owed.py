@@ -51,21 +51,27 @@ class Told(_Payload):
     sentences: tuple[StoryData, ...]
 
 
+# which images a turn post carries: the board, its zoomed crop and the player's
+# pyramid; the board alone; none
+Images = Literal["all", "board", "none"]
+
+
 class TurnPost(_Payload):
     """What a finished turn did, with the board and the player's pyramid as they were
-    at version `seq`.
+    at version `seq`, calling whoever acts next (`calls`, to act in the phase
+    `call_phase`): one public message a turn, no separate ping. (Posts stored before
+    the call moved into them call nobody: a `Ping` follows them.)
 
     While the game is set up a post is brief: no images (`images`), or the board alone
     once the mountain is ready; it may tell several players' lines at once (`told`, the
-    draft revealed when everyone has kept) and it calls whoever acts next itself
-    (`calls`, in the phase `call_phase`) instead of a separate ping."""
+    draft revealed when everyone has kept)."""
 
     kind: Literal["turn"] = "turn"
     player: Player
     sentences: tuple[StoryData, ...]
     cells: tuple[str, ...]
     seq: int
-    images: Literal["all", "board", "none"] = "all"
+    images: Images = "all"
     told: tuple[Told, ...] = ()
     calls: tuple[Player, ...] = ()
     call_phase: str = ""
@@ -78,7 +84,8 @@ class TurnPost(_Payload):
 
 
 class Ping(_Payload):
-    """A fresh message mentioning exactly the player who must act now."""
+    """A fresh message mentioning exactly the player who must act now, when no turn
+    post calls them (a seat that changed hands while the game awaits it)."""
 
     kind: Literal["ping"] = "ping"
     player: Player

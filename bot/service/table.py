@@ -3,23 +3,24 @@ events and the seats to the owed payloads the service stores with it.
 
 - the private answer to the player who acted (when the interaction's token is known);
 - at the end of a seat's turn, the turn post: every sentence of that turn that still
-  stands (undone actions are left out) and the cells it changed;
-- a ping for each seat a person plays that the game awaits anew;
-- at the end of the game, the game-over post.
+  stands (undone actions are left out), the cells it changed, and the call to each
+  seat a person plays that the game awaits anew (one public message a turn);
+- a ping for a seat awaited anew when no turn post calls it;
+- at the end of the game, the game-over post (no call: nobody acts any more).
 Seats the AI plays are never pinged: the scheduler owes them a move instead (their
 reminder row, written in the same transaction, is due at once).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Generic
 
 from bot.service import stories
 from bot.service.loading import standing
-from bot.service.owed import GameOver, OwedPayload, Ping, Player, Reply, Told, TurnPost
+from bot.service.owed import GameOver, Images, OwedPayload, Ping, Player, Reply, Told, TurnPost
 from bot.service.protocol import A, Announce, GameRules, S, StoryData
 from bot.service.results import ActResult, ReplyTo
 from bot.service.seats import label
@@ -93,8 +94,8 @@ def owed_after(
 
     `log` holds the entries since the acting seat's previous turn ended, this action
     last (only read when the turn ended); `waiting` the reminder rows written with it.
-    While the game is set up (`telling`), a turn is told in a short post that calls
-    whoever acts next, and a secret phase is told once, when it is over.
+    A turn's post calls whoever acts next. While the game is set up (`telling`), a turn
+    is told in a short post, and a secret phase is told once, when it is over.
     """
     by_seat = {s.seat: s for s in seats}
     next_at = {r.seat: r.next_at for r in waiting}
@@ -113,6 +114,10 @@ def owed_after(
     )
     if telling.before == "full" or result.game_over:
         if result.turn_ended:
+            if calls and not result.game_over:
+                # one public message a turn: the post calls whoever plays next itself
+                post = _calling(post, calls, next_at, telling.phase)
+                calls = []
             owed.append(post)
     else:
         told: tuple[Told, ...] = ()
@@ -123,17 +128,9 @@ def owed_after(
         elif telling.before == "brief" and result.turn_ended:
             told = post.lines
         if told or calls:
-            owed.append(
-                post.model_copy(
-                    update={
-                        "told": told,
-                        "images": "board" if telling.after == "full" else "none",
-                        "calls": tuple(calls),
-                        "call_phase": telling.phase,
-                        "next_reminder": min((next_at[p.seat] for p in calls), default=None),
-                    }
-                )
-            )
+            images: Images = "board" if telling.after == "full" else "none"
+            post = post.model_copy(update={"told": told, "images": images})
+            owed.append(_calling(post, calls, next_at, telling.phase))
         calls = []
     if result.game_over:
         winners = _winning_seats(result.outcome)
@@ -157,6 +154,19 @@ def owed_after(
             )
         )
     return owed
+
+
+def _calling(
+    post: TurnPost, calls: Sequence[Player], next_at: Mapping[int, datetime], phase: str
+) -> TurnPost:
+    """The post calling these players to act in `phase` (each mentioned, none other)."""
+    return post.model_copy(
+        update={
+            "calls": tuple(calls),
+            "call_phase": phase,
+            "next_reminder": min((next_at[p.seat] for p in calls), default=None),
+        }
+    )
 
 
 def _cells(rules: GameRules[S, A], turn: Sequence[ActionRecord]) -> tuple[str, ...]:

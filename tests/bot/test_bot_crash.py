@@ -3,10 +3,11 @@ delivering what a move owes the table, started again on the same database, and m
 then deliver everything exactly once.
 
 A player ends their turn with `/mk end`. The move is stored together with what it
-owes: the public turn post (text, board.png and the player's pyramid PNG), a fresh
-channel message pinging the next player ("<@id>, it's your turn ..."), and the private
-answer to the player, a follow-up on their interaction's token. The process is killed
-when its turn post reaches the fake Discord:
+owes: the public turn post (text, board.png and the player's pyramid PNG) that calls
+the next player itself, a fresh channel message mentioning them alone ("<@id> (Orange):
+it's your turn ..."), and the private answer to the player, a follow-up on their
+interaction's token. The process is killed when its turn post reaches the fake
+Discord:
 
 - after-the-post: Discord stored the post but the bot never heard back, so after the
   restart it must not post it again (the same nonce makes Discord return the first
@@ -16,8 +17,8 @@ when its turn post reaches the fake Discord:
   Discord's nonce deduplication lasts, so only a look at the history avoids a second
   post.
 
-In every case the thread ends up with one turn post, one ping, and the player with
-one answer on their interaction token.
+In every case the thread ends up with one message, the turn post calling the next
+player (no separate ping), and the player with one answer on their interaction token.
 """
 
 from __future__ import annotations
@@ -166,6 +167,10 @@ async def test_a_crash_mid_delivery_delivers_everything_once(
         if len(called) != 1:
             fail(f"{len(called)} messages call <@{other}> to play, expected exactly one")
         ping = called[0]
+        if ping["id"] != posts[0]["id"]:
+            fail("the call to the next player is not in the turn post")
+        if len(fake.channel_messages(thread)) != 1:
+            fail("the turn made more than one public message")
         if ping["_token"] is not None:
             fail(
                 "the ping is an interaction response (an edit does not notify):"

@@ -304,14 +304,16 @@ async def test_a_game_stored_before_gates_came_first_still_drafts_first(tmp_path
         await draft_all([alice], thread)
         reveal = thread.history()[-1]
         assert reveal.content.startswith("Everyone has drafted"), reveal.content
-        assert f"alice (Blue) <@{alice.id}>: place your gate with `/mk gate`." in reveal.content
+        # the call names the player once: their mention (Discord shows the name) and colour
+        assert f"<@{alice.id}> (Blue): place your gate with `/mk gate`." in reveal.content
+        assert "alice" not in reveal.content.splitlines()[-1]
         assert not reveal.attachments
         # then the gates; the last one shows the board and opens the first turn
         await place_gates(bot, [alice, bob], thread, game_id)
         ready = thread.history()[-1]
         assert ready.content.startswith("**bob (Orange)** placed their gate"), ready.content
         assert "The mountain is ready and the first turn begins." in ready.content
-        assert f"alice (Blue) <@{alice.id}>: it's your turn" in ready.content
+        assert f"<@{alice.id}> (Blue): it's your turn" in ready.content
         assert [a.filename for a in ready.attachments] == ["board.png"]
         state = (await bot.service.load(game_id)).state
         assert state is not None and state.phase == "play"

@@ -54,7 +54,9 @@ async def test_the_start_owes_one_post_naming_every_player(tmp_path: Path) -> No
         assert start.payload.phase == "gates" and start.payload.to_act == (0,)
 
 
-async def test_a_turn_end_owes_its_post_the_next_ping_and_the_answer(tmp_path: Path) -> None:
+async def test_a_turn_end_owes_its_post_calling_the_next_player_and_the_answer(
+    tmp_path: Path,
+) -> None:
     async with open_service(tmp_path / "g.db") as service:
         info = await started_game(service)
         record, done = await to_play_phase(service, info)
@@ -69,7 +71,8 @@ async def test_a_turn_end_owes_its_post_the_next_ping_and_the_answer(tmp_path: P
         mover = user_of(info, turn[0].seat)
         result = await service.act(info.id, mover, "end", interaction_id=5, reply_to=REPLY)
         assert result.turn_ended and result.reply_id is not None
-        post, ping, reply = await owed(service, info.id)
+        # one public message: the turn post, no separate ping
+        post, reply = await owed(service, info.id)
         # the turn post tells every action of the turn from the stored stories
         assert isinstance(post.payload, TurnPost)
         log = await service.log(info.id)
@@ -77,17 +80,19 @@ async def test_a_turn_end_owes_its_post_the_next_ping_and_the_answer(tmp_path: P
         assert list(post.payload.sentences) == stories
         assert post.payload.sentences[-1] == {"kind": "end"}
         assert post.payload.player.user_id == mover and post.payload.seq == result.seq
-        # the next player is pinged, with the reminder time the schedule holds
-        assert isinstance(ping.payload, Ping)
+        assert post.payload.images == "all"
+        # it calls the next player itself, with the reminder time the schedule holds
         other = 1 - turn[0].seat
-        assert ping.payload.player.seat == other
+        [called] = post.payload.calls
+        assert called.seat == other and called.user_id == user_of(info, other)
+        assert post.payload.call_phase == "play"
         status = await service.turn_status(info.id)
-        assert ping.payload.next_reminder == status.waiting[0].next_reminder
+        assert post.payload.next_reminder == status.waiting[0].next_reminder
         # the private answer comes last, and only if the command does not send it itself
         assert isinstance(reply.payload, Reply) and reply.id == result.reply_id
         assert reply.payload.token == "tok-1" and reply.payload.turn_ended
         assert reply.record.due_at > reply.record.created_at
-        assert [o.id for o in await service.outbox.owed(game_id=info.id)] == [post.id, ping.id]
+        assert [o.id for o in await service.outbox.owed(game_id=info.id)] == [post.id]
 
 
 async def test_an_undone_action_is_left_out_of_the_turn_post(tmp_path: Path) -> None:

@@ -1,0 +1,84 @@
+"""One public message a turn, through the real discord.py bot (SimCord's in-memory
+Discord): a whole 4-player game, where every turn of the play phase makes exactly one
+message in the thread, the turn post, which calls the next player itself: it mentions
+them and nobody else, allows only them to be pinged, and names them once."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import simcord
+from bot_harness import open_game, running_bot, set_up
+
+from rules.selfplay import random_action
+from rules.steps import seats_to_act
+
+
+def pinged(env: simcord.Env, thread: Any, message: Any) -> tuple[list[int], frozenset[int]]:
+    """Whom Discord notified of a message, and whom its allowed mentions let it ping."""
+    stored = env.backend.messages[thread.id][message.id]
+    return list(stored.ping_user_ids), frozenset(stored.allowed_mentions.users or ())
+
+
+async def test_every_turn_in_play_is_one_message_calling_only_the_next_player(
+    tmp_path: Path,
+) -> None:
+    async with running_bot(tmp_path / "games.sqlite3", seed=6) as (env, bot):
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        names = ("ann", "ben", "cat", "dan")
+        players = [guild.add_member(env.create_user(n)) for n in names]
+        thread, game_id = await open_game(env, players, channel)
+        await set_up(bot, players, thread, game_id)
+        info = await bot.service.info(game_id)
+        by_user = {p.id: p for p in players}
+        by_seat = {s.seat: by_user[s.user_id] for s in info.seats if s.user_id is not None}
+        name_of = {p.id: name for p, name in zip(players, names, strict=True)}
+        assert len(by_seat) == 4
+        rng = random.Random(11)
+        turns = 0
+        while True:
+            state = (await bot.service.load(game_id)).state
+            assert state is not None
+            if state.phase == "over":
+                break
+            assert state.phase == "play"
+            seat = seats_to_act(state)[0]
+            before = len(thread.history())
+            result = await by_seat[seat].slash(
+                thread, "mk act", action=str(random_action(state, seat, rng))
+            )
+            assert result.acknowledged
+            posted = thread.history()[before:]
+            after = (await bot.service.load(game_id)).state
+            assert after is not None
+            if after.phase == "over":
+                # the last turn's post calls nobody; the game-over post follows it
+                post, over = posted
+                assert "The game is over" in over.content
+                assert post.raw_mentions == [] and pinged(env, thread, post) == ([], frozenset())
+                break
+            to_act = seats_to_act(after)
+            if to_act == [seat]:
+                assert posted == [], [m.content for m in posted]  # within a turn: nothing
+                continue
+            turns += 1
+            # the turn ended: one message, the turn post with its images and the call
+            assert len(posted) == 1, [m.content for m in posted]
+            [post] = posted
+            assert post.attachments[0].filename == "board.png"
+            [next_seat] = to_act
+            called = by_seat[next_seat].id
+            assert post.raw_mentions == [called]
+            assert pinged(env, thread, post) == ([called], frozenset({called}))
+            # the call names the player once: their mention (Discord shows their name)
+            [call] = [line for line in post.content.splitlines() if f"<@{called}>" in line]
+            assert "it's your turn" in call
+            assert not re.search(rf"\b{name_of[called]}\b", call), call
+        assert turns > 40
+        # nothing else in the thread pings anyone (no separate calls, no doubles)
+        calls = [m for m in thread.history() if "it's your turn" in m.content]
+        assert all(len(m.attachments) >= 1 for m in calls)
