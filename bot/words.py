@@ -284,7 +284,8 @@ def said(value: object, messages: Messages = ENGLISH) -> str:
             return either_in(items, messages)
         return ", ".join(items)
     if isinstance(value, Phrase):
-        return told(value.template, value.params, messages)
+        text = told(value.template, value.params, messages)
+        return value.told(text, messages.lookup(value.template) or value.template)
     return str(value)
 
 

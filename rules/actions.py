@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from rules.errors import NotationError
+from rules.errors import NotationError, echo
 from rules.resources import (
     CLAN_BY_NAME,
     NAME,
@@ -105,7 +105,7 @@ def parse_bundle(text: str) -> tuple[Resource, ...]:
         m = _BUNDLE_ITEM.match(item)
         if not m or m.group(2) not in RESOURCE_BY_NAME:
             raise NotationError(
-                "{item} is not a resource (write e.g. 2stone or rune).", item=repr(item)
+                "{item} is not a resource (write e.g. 2stone or rune).", item=echo(item)
             )
         digits = m.group(1)
         if not digits:
@@ -116,13 +116,13 @@ def parse_bundle(text: str) -> tuple[Resource, ...]:
             count = int(digits)
         if not 1 <= count <= 99 or (m.group(1) and (count == 1 or m.group(1)[0] == "0")):
             raise NotationError(
-                "{item}: write a count of 2 to 99 before the resource.", item=repr(item)
+                "{item}: write a count of 2 to 99 before the resource.", item=echo(item)
             )
         out.extend([RESOURCE_BY_NAME[m.group(2)]] * count)
     result = sort_resources(tuple(out))
     if format_bundle(result) != text:
         raise NotationError(
-            "Write {text} as {fixed}.", text=repr(text), fixed=repr(format_bundle(result))
+            "Write {text} as {fixed}.", text=echo(text), fixed=echo(format_bundle(result))
         )
     return result
 
@@ -246,7 +246,7 @@ def parse_cells(text: str) -> tuple[tuple[str, ...], str | None]:
     for item in text.split("+"):
         cell = item.removesuffix("*")
         if not _CELL.match(cell):
-            raise NotationError("{item} is not a cell such as F7.", item=repr(item))
+            raise NotationError("{item} is not a cell such as F7.", item=echo(item))
         if item.endswith("*"):
             if mark is not None:
                 raise NotationError("Mark only one cell with '*'.")
@@ -257,7 +257,7 @@ def parse_cells(text: str) -> tuple[tuple[str, ...], str | None]:
         raise NotationError("A cell is listed twice.")
     if format_cells(result, mark) != text:
         raise NotationError(
-            "List the cells in reading order: {cells}.", cells=format_cells(result, mark)
+            "List the cells in reading order: {cells}.", cells=echo(format_cells(result, mark))
         )
     return result, mark
 
@@ -352,6 +352,11 @@ ACTION_KINDS: dict[type, str] = {
 }
 
 
+# the verbs of the notation are the kinds' names
+_VERBS = frozenset(ACTION_KINDS.values())
+_LONGEST_VERB = max(len(v) for v in _VERBS)
+
+
 def action_kind(action: Action) -> str:
     return ACTION_KINDS[type(action)]
 
@@ -382,12 +387,12 @@ def parse_pay_item(text: str) -> Pay:
     if not sep or source not in SOURCES:
         raise NotationError(
             "{text} should be a resource and where it comes from, e.g. coin@A1 or rune@store.",
-            text=repr(text),
+            text=echo(text),
         )
     try:
         resource, clan = parse_symbol(what)
     except KeyError:
-        raise NotationError("{what} is not a resource.", what=repr(what)) from None
+        raise NotationError("{what} is not a resource.", what=echo(what)) from None
     if clan is not None and source == STORE:
         raise NotationError("Carts in storage are wild: write cart@store.")
     return Pay(resource, source, clan)
@@ -408,6 +413,15 @@ def _expect(words: list[str], n: int, usage: str) -> None:
         raise NotationError("Expected: {usage}", usage=usage)
 
 
+def verb_kind(text: str) -> str | None:
+    """The kind of action the first word of `text` names, if it names one: what the
+    game's phase and turn are asked about before the rest of the text is read."""
+    if not isinstance(text, str):
+        return None
+    verb = text[: _LONGEST_VERB + 1].partition(" ")[0]
+    return verb if verb in _VERBS else None
+
+
 def parse_action(text: str) -> Action:
     """Parse one action in notation. Raises `NotationError` with a helpful sentence."""
     if not isinstance(text, str):
@@ -425,12 +439,12 @@ def parse_action(text: str) -> Action:
         raise NotationError("Separate the words of an action with single spaces.")
     for w in words:
         if not _WORD.match(w):
-            raise NotationError("Unexpected characters in {word}.", word=repr(w))
+            raise NotationError("Unexpected characters in {word}.", word=echo(w))
     verb, rest = words[0], words[1:]
     if verb == "keep":
         _expect(rest, 2, "keep <card> <slot>, e.g. keep blue-3 A2")
         if rest[1] not in PYRAMID_ROWS[0]:
-            raise NotationError("{slot} is not a bottom-row slot (A1 to A4).", slot=repr(rest[1]))
+            raise NotationError("{slot} is not a bottom-row slot (A1 to A4).", slot=echo(rest[1]))
         return Keep(rest[0], rest[1])
     if verb == "gate":
         _expect(rest, 1, "gate <start point>, e.g. gate W1")
@@ -468,15 +482,15 @@ def parse_action(text: str) -> Action:
                 "Expected: {usage}", usage="recruit <horde slot> <pyramid slot> [pedestal clan]"
             )
         if not _HORDE_SLOT.match(rest[0]):
-            raise NotationError("{slot} is not a horde slot (1.1 to 3.3).", slot=repr(rest[0]))
+            raise NotationError("{slot} is not a horde slot (1.1 to 3.3).", slot=echo(rest[0]))
         if rest[1] not in PYRAMID_SLOTS:
-            raise NotationError("{slot} is not a pyramid slot (A1 to D1).", slot=repr(rest[1]))
+            raise NotationError("{slot} is not a pyramid slot (A1 to D1).", slot=echo(rest[1]))
         pedestal = None
         if len(rest) == 3:
             clan = CLAN_BY_NAME.get(rest[2])
             if clan not in STATUE_CLANS:
                 raise NotationError(
-                    "{clan} is not a pedestal clan (fire, ice or moon).", clan=repr(rest[2])
+                    "{clan} is not a pedestal clan (fire, ice or moon).", clan=echo(rest[2])
                 )
             pedestal = clan
         return Recruit(rest[0], rest[1], pedestal, pay)
@@ -502,7 +516,7 @@ def parse_action(text: str) -> Action:
     raise NotationError(
         "Unknown action {verb}; expected one of keep, gate, cast, use, trade, recruit, dig,"
         " hall, move, end.",
-        verb=repr(verb),
+        verb=echo(verb),
     )
 
 
@@ -518,7 +532,7 @@ def parse_dig_words(words: list[str], pay: Payment = None) -> Dig:
     mineral = RESOURCE_BY_NAME.get(mineral_text)
     if mineral is None or not mineral.is_mineral:
         raise NotationError(
-            "{mineral} is not a mineral (stone, iron or heartstone).", mineral=repr(mineral_text)
+            "{mineral} is not a mineral (stone, iron or heartstone).", mineral=echo(mineral_text)
         )
     pedestal = None
     sites: list[tuple[str, str]] = []
@@ -529,7 +543,11 @@ def parse_dig_words(words: list[str], pay: Payment = None) -> Dig:
         key, value = more[i], more[i + 1]
         if key == "pedestal":
             clan = CLAN_BY_NAME.get(value)
-            if pedestal is not None or i != 0 or clan not in STATUE_CLANS:
+            if clan not in STATUE_CLANS:
+                raise NotationError(
+                    "{clan} is not a pedestal clan (fire, ice or moon).", clan=echo(value)
+                )
+            if pedestal is not None or i != 0:
                 raise NotationError("Name one pedestal clan (fire, ice or moon) before workshops.")
             pedestal = clan
         else:

@@ -11,7 +11,9 @@ Which kinds of action the phase and the turn's step allow is written once in
 `rules.steps`: `apply` asks it first (`steps.check`), hands the action to the module of
 its rule, then moves the turn on (`steps.advance`).
 
-`apply(state, seat, action)` mutates the state in place; it checks everything before
+`read(state, seat, text)` reads a player's action in notation where the game stands
+(what the moment refuses before what the text gets wrong). `apply(state, seat,
+action)` mutates the state in place; it checks everything before
 changing anything for the rules implemented here, but callers that must keep the state
 on an error use `rules.game.Game` (which works on a copy). `apply_trusted` is the
 unchecked fast path for actions already known to be legal (self-play, playouts, replays
@@ -34,15 +36,29 @@ from rules.actions import (
     Trade,
     UseWorkshop,
     action_kind,
+    parse_action,
+    verb_kind,
 )
 from rules.content import load_content
-from rules.errors import IllegalActionError, Listed, Named, Phrase
+from rules.errors import IllegalActionError, Listed, Phrase, echo
 from rules.payment import gain, resolve_payment, spend
 from rules.pyramid import new_troll
 from rules.state import State, Turn
 
 # actions after which undo is impossible because they revealed hidden cards
 BARRIER_KINDS = (Keep, Recruit)
+
+
+def read(state: State, seat: int, text: str) -> Action:
+    """The action `seat` asks for in notation, read where the game stands: what the
+    phase and the turn refuse to an action of the kind its verb names comes first (a
+    gate during play is refused as a gate, whatever point the text names), then what
+    is wrong with the text itself. `apply` judges the rest."""
+    kind = verb_kind(text)
+    if kind is not None:
+        _check_seat(state, seat)
+        steps.check(state, seat, kind)
+    return parse_action(text)
 
 
 def apply(state: State, seat: int, action: Action) -> None:
@@ -67,8 +83,7 @@ def apply_trusted(state: State, seat: int, action: Action) -> None:
 def _apply(state: State, seat: int, action: Action, *, checked: bool) -> None:
     kind = action_kind(action)
     if checked:
-        if not 0 <= seat < len(state.players):
-            raise IllegalActionError("There is no seat {seat}.", "no_such_seat", seat=seat)
+        _check_seat(state, seat)
         steps.check(state, seat, kind)
     barrier = False
     if isinstance(action, Keep):
@@ -104,6 +119,11 @@ def _apply(state: State, seat: int, action: Action, *, checked: bool) -> None:
         state.turn.undo_floor = state.n_actions
 
 
+def _check_seat(state: State, seat: int) -> None:
+    if not 0 <= seat < len(state.players):
+        raise IllegalActionError("There is no seat {seat}.", "no_such_seat", seat=seat)
+
+
 # --- setup phases -------------------------------------------------------------------
 
 
@@ -115,7 +135,7 @@ def _keep(state: State, seat: int, action: Keep) -> None:
         raise IllegalActionError(
             "{card} is not in your hand (you hold {hand}).",
             "not_in_hand",
-            card=action.card,
+            card=echo(action.card),
             hand=Listed(tuple(player.draft_hand)),
         )
     if action.slot in player.pyramid:
@@ -183,11 +203,12 @@ def gate_refusal(state: State, seat: int, point_id: str) -> IllegalActionError |
     points = {p.id: p for p in side.start_points}
     point = points.get(point_id)
     if point is None:
+        free = tuple(p for p in points if gate_refusal(state, seat, p) is None)
         return IllegalActionError(
-            "There is no start point {point} on this side of the board ({side}).",
+            "There is no start point {point}: choose one of {points}.",
             "no_such_point",
-            point=point_id,
-            side=Named("side", side.id, side.name.lower()),
+            point=echo(point_id),
+            points=Listed(free, "or"),
         )
     allowed = allowed_gate_counts(state)
     counts = side.marks(state.config.edition)[point.id]

@@ -15,6 +15,10 @@ and a part of a sentence with its own words as a `Phrase`.
     >>> error = IllegalActionError("{cell} is already dug.", "occupied", "F7")
     >>> str(error), error.template, error.params
     ('F7 is already dug.', '{cell} is already dug.', {'cell': 'F7'})
+
+What a player typed is quoted back with `echo`, the one place that cuts it short (the
+bot's refusals use it too), and a refusal told inside another sentence (after a colon,
+in brackets) begins in lower case (`clause`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,39 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
+
+# the longest a player's own words are quoted back in a refusal, quotes and "…" included
+ECHO_LIMIT = 60
+
+
+def echo(text: object) -> str:
+    """What a player typed, quoted back in a refusal: in quotes (unprintable characters
+    escaped), and at most `ECHO_LIMIT` characters, a longer text cut where "…" stands.
+
+    >>> echo("Z99"), echo("x" * 300)[-4:], len(echo("x" * 300))
+    ("'Z99'", "xx…'", 60)
+    """
+    quoted = repr(str(text))
+    if len(quoted) <= ECHO_LIMIT:
+        return quoted
+    return quoted[: ECHO_LIMIT - 2] + "…" + quoted[-1]
+
+
+def clause(template: str, text: str) -> str:
+    """`text`, a sentence made from `template`, told inside another sentence (after a
+    colon): its first letter in lower case when the template begins with an ordinary
+    word. A template that begins with a field or a name of the game ("{spell} is ...",
+    "F7 is ...") is left as it is.
+
+    >>> clause("There is no tunnel tile {shape}.", "There is no tunnel tile 'X9'.")
+    "there is no tunnel tile 'X9'."
+    >>> clause("{cell} is already dug.", "F7 is already dug.")
+    'F7 is already dug.'
+    """
+    first = template.split(" ", 1)[0]
+    if first.isalpha() and first[:1].isupper() and first[1:] == first[1:].lower():
+        return text[:1].lower() + text[1:]
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,13 +105,20 @@ class Amounts:
 class Phrase:
     """A part of a sentence told from its own template: what a payment is for ("the
     trade"), why a spell's choice is refused. Its template is marked where it is
-    written, as a refusal's is."""
+    written, as a refusal's is. `inner`: a whole refusal told inside another sentence
+    (`rules.spell_effects.refused`), in lower case and without its full stop."""
 
     template: str
     params: Mapping[str, object] = field(default_factory=dict)
+    inner: bool = False
 
     def __str__(self) -> str:
-        return filled(self.template, self.params)
+        return self.told(filled(self.template, self.params), self.template)
+
+    def told(self, text: str, template: str) -> str:
+        """`text`, this phrase filled from `template` (in any language), as it stands
+        in the sentence that holds it."""
+        return clause(template, text).removesuffix(".") if self.inner else text
 
 
 def filled(template: str, params: Mapping[str, object]) -> str:

@@ -97,7 +97,7 @@ class Game:
         """Apply an action (a value or its notation) by `seat`; on any error nothing
         changes and the `RulesError` says why."""
         if isinstance(action, str):
-            action = parse_action(action)
+            action = engine.read(self.state, seat, action)
         trial = self.state.clone()
         engine.apply(trial, seat, action)
         self.state = trial

@@ -8,7 +8,7 @@ from functools import cache
 
 from rules.actions import DedicateHall
 from rules.content import load_content
-from rules.errors import IllegalActionError, Named
+from rules.errors import IllegalActionError, Named, echo
 from rules.grid import parse_cell
 from rules.indexed import Groups, bits, kth_bit
 from rules.mountain import (
@@ -126,7 +126,7 @@ def check_hall(state: State, seat: int, action: DedicateHall) -> None:
         known = {h.id for h in content.halls}
         if action.hall not in known:
             raise IllegalActionError(
-                "There is no great hall {hall}.", "no_such_hall", hall=repr(action.hall)
+                "There is no great hall {hall}.", "no_such_hall", hall=echo(action.hall)
             )
         raise IllegalActionError("That great hall has already been dedicated.", "hall_taken")
     for cell in action.cells:

@@ -54,7 +54,15 @@ from rules.content import (
     UnburdenEffect,
     load_content,
 )
-from rules.errors import IllegalActionError, Listed, Named, NotationError, Phrase, RulesError
+from rules.errors import (
+    IllegalActionError,
+    Listed,
+    Named,
+    NotationError,
+    Phrase,
+    RulesError,
+    echo,
+)
 from rules.horde import refill, slot_at
 from rules.indexed import Indexed, Mapped
 from rules.payment import available_tokens, gain, not_holding, resolve_payment, spend
@@ -377,7 +385,7 @@ class Exalt(EffectRule[ExaltEffect]):
             raise _bad(
                 action,
                 name,
-                Phrase("{slot} does not hold a level-2 troll of yours", {"slot": slot}),
+                Phrase("{slot} does not hold a level-2 troll of yours", {"slot": echo(slot)}),
             )
         if horde_slot not in ALL_HORDE_SLOTS[9:]:
             raise _bad(
@@ -552,5 +560,6 @@ def _bad(action: Cast, name: str, why: Phrase) -> IllegalActionError:
 
 
 def refused(error: RulesError) -> Phrase:
-    """A refusal told inside another sentence (a refused dig inside a spell's)."""
-    return Phrase(error.template, error.params)
+    """A refusal told inside another sentence (a refused dig inside a spell's: "describe
+    the tunnel as for dig (there is no tunnel tile 'X9')")."""
+    return Phrase(error.template, error.params, inner=True)

@@ -13,7 +13,7 @@ from functools import cache
 
 from rules.actions import Cast
 from rules.content import DigEffect, SpellInfo, load_content
-from rules.errors import IllegalActionError, Listed, Named, Phrase
+from rules.errors import IllegalActionError, Listed, Named, Phrase, echo
 from rules.payment import resolve_payment, spend
 from rules.resources import Resource
 from rules.spell_effects import Prepared, effect_rule, split_rune
@@ -31,7 +31,7 @@ def cast(state: State, seat: int, action: Cast) -> None:
         raise IllegalActionError(
             "{spell} is not in the spellbook (it holds {book}).",
             "no_such_spell",
-            spell=repr(action.spell),
+            spell=echo(action.spell),
             book=Listed(tuple(book), ","),
         )
     spell = spell_info(action.spell)

@@ -159,10 +159,7 @@ def _refused(state: State, seat: int, kind: str, possible: Possible | None) -> W
         return _gate_refusal(state, seat)
     turn = state.turn
     if kind not in PHASE_KINDS[state.phase] or turn is None:
-        return lambda: IllegalActionError(
-            "The game has not started yet: finish placing gates and the draft first.",
-            "not_playing",
-        )
+        return _setting_up(state)
     if turn.seat != seat:
         colour = colour_named(state, turn.seat)
         return lambda: NotYourTurnError("It is {colour}'s turn.", colour=colour)
@@ -230,14 +227,30 @@ def _draft_refusal(state: State, seat: int) -> Why | None:
     return None
 
 
+def _setting_up(state: State) -> Why:
+    """A turn's action before the turns begin: which part of the setup is under way."""
+    if state.phase == "gates":
+        return lambda: IllegalActionError(
+            "The turns have not begun: the gates are still being placed.", "not_playing"
+        )
+    return lambda: IllegalActionError(
+        "The turns have not begun: the starting trolls are still being drafted.", "not_playing"
+    )
+
+
 def _gate_refusal(state: State, seat: int) -> Why | None:
     if "gate" not in PHASE_KINDS[state.phase]:
-        if state.config.gates_first:
+        # told from where the game stands now: in play, the gates are long placed
+        if state.phase == "draft" and not state.config.gates_first:
             return lambda: IllegalActionError(
-                "Gates are placed before the starting-troll draft.", "not_gates"
+                "Gates are placed after the starting-troll draft.", "not_gates"
+            )
+        if state.phase == "draft":
+            return lambda: IllegalActionError(
+                "The gates are all placed: the starting-troll draft is under way.", "not_gates"
             )
         return lambda: IllegalActionError(
-            "Gates are placed after the starting-troll draft.", "not_gates"
+            "The gates are all placed: the game is in play.", "not_gates"
         )
     if state.gate_seat != seat:
         colour = colour_named(state, state.gate_seat or 0)

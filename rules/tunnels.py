@@ -15,7 +15,7 @@ from itertools import accumulate
 
 from rules.actions import Dig
 from rules.content import load_content
-from rules.errors import IllegalActionError, Named, Phrase
+from rules.errors import IllegalActionError, Named, Phrase, echo
 from rules.fits import Orientation, fits, orientation_hits, smallest_tile, tile_sizes
 from rules.grid import parse_cell
 from rules.indexed import Chained, Groups, Indexed, bits, kth_bit
@@ -216,7 +216,7 @@ def _workshop_refused(
         return lambda: IllegalActionError(
             "There is no {workshop} workshop left in the supply.",
             "no_workshop_left",
-            workshop=repr(workshop),
+            workshop=echo(workshop),
         )
     return why
 
@@ -331,7 +331,7 @@ def check_dig(state: State, seat: int, action: Dig) -> None:
         known = {t.id for t in content.tunnels}
         if action.shape not in known:
             raise IllegalActionError(
-                "There is no tunnel tile {shape}.", "no_such_tile", shape=repr(action.shape)
+                "There is no tunnel tile {shape}.", "no_such_tile", shape=echo(action.shape)
             )
         raise IllegalActionError(
             "No {shape} tunnel tiles are left.", "no_tile_left", shape=action.shape

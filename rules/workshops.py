@@ -11,7 +11,7 @@ from functools import cache
 
 from rules.actions import PYRAMID_SLOTS, STORE, Pay, UseWorkshop, format_bundle
 from rules.content import Conversion, WorkshopInfo, load_content
-from rules.errors import IllegalActionError, Named, Phrase
+from rules.errors import IllegalActionError, Named, Phrase, echo
 from rules.indexed import Bundles, Chained, Indexed, Mapped, bits
 from rules.mountain import any_network, board_memo, geo, own_network
 from rules.payment import (
@@ -216,7 +216,9 @@ def use_workshop(state: State, seat: int, action: UseWorkshop, *, checked: bool 
     assert turn is not None
     workshop_id = state.board.workshops.get(action.site)
     if workshop_id is None:
-        raise IllegalActionError("There is no workshop on {site}.", "no_workshop", site=action.site)
+        raise IllegalActionError(
+            "There is no workshop on {site}.", "no_workshop", site=echo(action.site)
+        )
     if checked:
         _check_use(state, seat, action.site, turn)
     apply_conversion(state, seat, workshop_id, action, checked=checked)

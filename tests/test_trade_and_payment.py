@@ -150,7 +150,7 @@ def test_explicit_payment_beyond_storage_is_refused() -> None:
 
 def test_storage_carts_are_wild_in_notation() -> None:
     with pytest.raises(NotationError):
-        Game.new(players=2, seed=1).play(0, "trade 4stone>iron pay fire-cart@store")
+        _game().play(0, "trade 4stone>iron pay fire-cart@store")  # in play: only the text is wrong
 
 
 def test_clan_carts_on_trolls_are_held_as_carts_but_pay_for_nothing_else() -> None:

@@ -130,7 +130,7 @@ async def test_an_illegal_action_passes_the_engines_sentence_and_changes_nothing
         before = await fingerprint(service, path, info.id)
         with pytest.raises(IllegalActionError, match="not in your hand"):
             await service.act(info.id, A, "keep orange-1 A1")
-        with pytest.raises(IllegalActionError, match="placed before the starting-troll draft"):
+        with pytest.raises(IllegalActionError, match="gates are all placed: the starting-troll"):
             await service.act(info.id, A, gates[0].action)
         with pytest.raises(RulesError):
             await service.act(info.id, A, EndTurn())
