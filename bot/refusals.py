@@ -10,6 +10,10 @@ privately, in the language of the player's Discord client.
   clan, a resource, a tier, a spell) are named in the reader's language too
   (`bot.words`).
 
+What a player typed is quoted back cut short (`rules.errors.echo`, for the bot's
+refusals too), and a refusal told after a colon ("That tunnel is not allowed: there is
+no tunnel tile ...") begins in lower case (`refusal_clause`).
+
 A leaf like `bot.texts`: plain values in, text out.
 """
 
@@ -19,7 +23,7 @@ from bot.i18n.catalogue import ENGLISH, Messages
 from bot.service.errors import NotYourTurnError, ServiceError
 from bot.texts import called_in
 from bot.words import listed_in, told
-from rules.errors import RulesError
+from rules.errors import RulesError, clause
 
 
 def refusal_text(error: Exception, messages: Messages = ENGLISH) -> str:
@@ -40,3 +44,13 @@ def refusal_text(error: Exception, messages: Messages = ENGLISH) -> str:
         text = told(error.template, error.params, messages)
         return text[:1].upper() + text[1:]
     return str(error)
+
+
+def refusal_clause(error: Exception, messages: Messages = ENGLISH) -> str:
+    """The refusal told after a colon in another sentence: as `refusal_text`, its first
+    letter in lower case unless its sentence begins with a name or a field."""
+    text = refusal_text(error, messages)
+    template = getattr(error, "template", None)
+    if not isinstance(template, str):
+        return text
+    return clause(messages.lookup(template) or template, text)

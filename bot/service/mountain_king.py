@@ -57,6 +57,9 @@ class MountainKingRules:
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
 
+    def read_action(self, state: State, seat: int, text: str) -> Action:
+        return engine.read(state, seat, text)
+
     def notation(self, action: Action) -> str:
         return format_action(action)
 

@@ -71,6 +71,13 @@ class GameRules(Protocol[S, A]):
         """Read one action in notation; raises the rules' error for bad text."""
         ...
 
+    def read_action(self, state: S, seat: int, text: str) -> A:
+        """Read the action a player of `seat` asks for in notation, where the game
+        stands: raises first what the game's phase and turn refuse to an action of that
+        kind, then what is wrong with the text (a refusal that fits the moment: a gate
+        asked for in play is refused as a gate, whatever the text names)."""
+        ...
+
     def notation(self, action: A) -> str: ...
 
     def play(self, state: S, seat: int, action: A) -> S:

@@ -720,7 +720,7 @@ class GameService(Generic[S, A]):
         to_act = self.rules.to_act(state)
         if seat.seat not in to_act:
             raise not_your_turn(loaded.seats, to_act)
-        value = self.rules.parse_action(action) if isinstance(action, str) else action
+        value = self._read(state, seat.seat, action)
         refusal: ValueError | None = None
         story: StoryData | None = None
         try:
@@ -1107,7 +1107,7 @@ class GameService(Generic[S, A]):
                 to_act = self.rules.to_act(state)
                 if seat.seat not in to_act:
                     raise not_your_turn(loaded.seats, to_act)
-                value = self.rules.parse_action(action) if isinstance(action, str) else action
+                value = self._read(state, seat.seat, action)
                 after = self.rules.play(state, seat.seat, value)
                 if name and name != seat.name:
                     seat = replace(seat, name=name)
@@ -1134,6 +1134,11 @@ class GameService(Generic[S, A]):
                 if earlier is not None:
                     return earlier
                 raise
+
+    def _read(self, state: S, seat: int, action: A | str) -> A:
+        """The action asked for: notation is read where the game stands, so that what
+        the moment refuses comes before what the text gets wrong."""
+        return self.rules.read_action(state, seat, action) if isinstance(action, str) else action
 
     def _telling(self, commit: Commit[S], seats: Sequence[SeatRecord]) -> Telling:
         """How the table hears of this action (see `table.Telling`)."""
