@@ -350,7 +350,16 @@ def told(stories: Sequence[StoryData], messages: Messages = ENGLISH) -> str:
     """A turn's stories as a post tells them, "recruited ...; dug ...": "ended their
     turn" only when the player did nothing else (ending is how every turn ends)."""
     rest = [s for s in stories if not is_end(s)] or stories
-    return "; ".join(story_text(s, "they", messages) for s in rest)
+    return "; ".join(story_text(in_prose(s), "they", messages) for s in rest)
+
+
+def in_prose(story: StoryData) -> StoryData:
+    """A story as the table reads it in a post: prose, no notation. A spell's choices
+    are told in notation (`2hammer`), so a post names the spell alone; its images show
+    what it did."""
+    if isinstance(story, dict) and story.get("kind") == "cast" and story.get("args"):
+        return {**story, "args": []}
+    return story
 
 
 def turn_post_text(post: TurnPost, messages: Messages = ENGLISH) -> str:

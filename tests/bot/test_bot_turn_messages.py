@@ -1,7 +1,8 @@
 """One public message a turn, through the real discord.py bot (SimCord's in-memory
 Discord): a whole 4-player game, where every turn of the play phase makes exactly one
 message in the thread, the turn post, which calls the next player itself: it mentions
-them and nobody else, allows only them to be pinged, and names them once."""
+them and nobody else, allows only them to be pinged, and names them once; what the
+turn did is told in prose, without notation."""
 
 from __future__ import annotations
 
@@ -13,6 +14,10 @@ from typing import Any
 import simcord
 from bot_harness import open_game, running_bot, set_up
 
+from bot.i18n.catalogue import translator_for
+from bot.service.owed import Player, TurnPost
+from bot.stories import story_text
+from bot.texts import turn_post_text
 from rules.selfplay import random_action
 from rules.steps import seats_to_act
 
@@ -78,7 +83,29 @@ async def test_every_turn_in_play_is_one_message_calling_only_the_next_player(
             [call] = [line for line in post.content.splitlines() if f"<@{called}>" in line]
             assert "it's your turn" in call
             assert not re.search(rf"\b{name_of[called]}\b", call), call
+            # what the turn did is told in prose, no notation in backticks
+            told = [line for line in post.content.splitlines() if line != call]
+            assert told and not any("`" in line for line in told), told
         assert turns > 40
         # nothing else in the thread pings anyone (no separate calls, no doubles)
         calls = [m for m in thread.history() if "it's your turn" in m.content]
         assert all(len(m.attachments) >= 1 for m in calls)
+
+
+def test_a_turn_post_tells_a_spell_in_prose_without_its_notation() -> None:
+    cast = {"kind": "cast", "spell": "tool-chant", "args": ["2hammer"]}
+    post = TurnPost(
+        player=Player(seat=0, label="blue", user_id=1, name="ann"),
+        sentences=(cast, {"kind": "end"}),
+        cells=(),
+        seq=9,
+        calls=(Player(seat=1, label="orange", user_id=2, name="ben"),),
+        call_phase="play",
+    )
+    for language in ("en", "pl", "es"):
+        told, call = turn_post_text(post, translator_for(language)).splitlines()
+        assert "`" not in told and "2hammer" not in told, told
+        assert told.startswith("**ann (") and "<@2>" in call and "ben" not in call
+    assert turn_post_text(post).splitlines()[0] == "**ann (Blue)** cast Tool Chant."
+    # the player is told their choices in their private answer
+    assert "`2hammer`" in story_text(cast, "you")
