@@ -4,7 +4,9 @@
                                            # merged into each .po (new entries empty)
     .venv/bin/python -m bot.i18n compile   # every .po to its .mo (the bot also does
                                            # this on first use)
-    .venv/bin/python -m bot.i18n check     # exit 1 if a language lacks a translation
+    .venv/bin/python -m bot.i18n check     # exit 1 if a language lacks a translation,
+                                           # or says every count of a counted message
+                                           # with one word (`bot.i18n.plurals`)
 
 Translate by filling the empty `msgstr` of `bot/locale/<language>/LC_MESSAGES/messages.po`
 (the glossaries in `docs/` give the rulebooks' words).
@@ -17,7 +19,8 @@ import asyncio
 import sys
 
 from bot.i18n.catalogue import TEMPLATE, TRANSLATED, compile_po, mo_path, po_path
-from bot.i18n.extract import extract, update_languages, write_template
+from bot.i18n.extract import extract, read_catalog, update_languages, write_template
+from bot.i18n.plurals import uninflected
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,7 +40,15 @@ def main(argv: list[str] | None = None) -> int:
     for language, messages in missing.items():
         for message in messages:
             print(f"{language}: untranslated: {message!r}")
-    return 1 if args.command == "check" and any(missing.values()) else 0
+    # a counted message must say its counts in more than one way where the language can
+    alike = {
+        language: uninflected(read_catalog(po_path(language), language)) for language in TRANSLATED
+    }
+    for language, names in alike.items():
+        for name in names:
+            print(f"{language}: plural forms all alike: {name}")
+    faults = any(missing.values()) or any(alike.values())
+    return 1 if args.command == "check" and faults else 0
 
 
 if __name__ == "__main__":
