@@ -21,6 +21,7 @@ from bot.features.base import Feature
 from bot.features.lobby import LANGUAGE_CHOICES
 from bot.i18n.catalogue import N_, Messages
 from bot.service import GameInfo, Owed, SeatInfo, ServiceError
+from bot.service.errors import echo
 from bot.service.owed import SeatNews, VoteNews
 from bot.service.seats import SeatOffer
 from bot.store import OwedKind, VoteChoice
@@ -451,7 +452,7 @@ def _seat_named(game: GameInfo, player: discord.Member | None, colour: str | Non
             colours = ", ".join(s.label for s in game.seats)
             raise ServiceError(
                 N_("There is no {colour} seat in this game (seats: {colours})."),
-                colour=colour,
+                colour=echo(colour),
                 colours=colours,
             )
         return seat

@@ -3,11 +3,15 @@
 Rules errors (`rules.errors.RulesError`) are not wrapped: they pass through unchanged
 with the engine's own sentence. `CorruptGameError` is not the player's fault: the bot
 logs it with the game id and tells the player nothing was changed.
+
+What a player typed is quoted back in a refusal with `echo`, the rules' own (one place
+cuts every quoted word short, whichever layer refuses).
 """
 
 from __future__ import annotations
 
 from bot.i18n.catalogue import N_
+from rules.errors import echo as echo  # the bot's refusals quote with it too
 
 
 class ServiceError(Exception):

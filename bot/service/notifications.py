@@ -12,7 +12,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from bot.i18n.catalogue import N_
-from bot.service.errors import GameNotFoundError, InvalidSettingError, NotYourTurnError
+from bot.service.errors import GameNotFoundError, InvalidSettingError, NotYourTurnError, echo
 from bot.service.reminders import MINUTES_PER_DAY, is_time_zone, next_reminder
 from bot.service.results import DueReminder
 from bot.service.seats import label, seat_of_controller
@@ -148,7 +148,7 @@ class Notifications:
         if not is_time_zone(prefs.timezone):
             raise InvalidSettingError(
                 N_("Unknown time zone {timezone} (try e.g. Europe/Warsaw)."),
-                timezone=repr(prefs.timezone),
+                timezone=echo(prefs.timezone),
             )
         await self.store.put_notification_prefs(prefs)
 

@@ -39,6 +39,7 @@ from bot.service.errors import (
     SeatingError,
     SeatMovedOnError,
     ServiceError,
+    echo,
 )
 from bot.service.loading import (
     UNDO,
@@ -1445,6 +1446,6 @@ def check_language(language: object) -> None:
     if language not in LANGUAGES:
         raise InvalidSettingError(
             N_("There is no language {language} here: choose one of {languages}."),
-            language=repr(language),
+            language=echo(language),
             languages=", ".join(LANGUAGES),
         )
