@@ -23,6 +23,7 @@ in brackets) begins in lower case (`clause`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
@@ -44,6 +45,10 @@ def echo(text: object) -> str:
     return quoted[: ECHO_LIMIT - 2] + "…" + quoted[-1]
 
 
+# a sentence's first word, letters only, where it is a whole word (not the F of F7)
+_FIRST_WORD = re.compile(r"[^\W\d_]+(?![\w{])")
+
+
 def clause(template: str, text: str) -> str:
     """`text`, a sentence made from `template`, told inside another sentence (after a
     colon): its first letter in lower case when the template begins with an ordinary
@@ -52,13 +57,17 @@ def clause(template: str, text: str) -> str:
 
     >>> clause("There is no tunnel tile {shape}.", "There is no tunnel tile 'X9'.")
     "there is no tunnel tile 'X9'."
+    >>> clause("Expected: {usage}", "Expected: dig <tile>")
+    'expected: dig <tile>'
     >>> clause("{cell} is already dug.", "F7 is already dug.")
     'F7 is already dug.'
+    >>> clause("F7 is {what}.", "F7 is dug.")
+    'F7 is dug.'
     """
-    first = template.split(" ", 1)[0]
-    if first.isalpha() and first[:1].isupper() and first[1:] == first[1:].lower():
-        return text[:1].lower() + text[1:]
-    return text
+    word = _FIRST_WORD.match(template)
+    if word is None or not word[0][:1].isupper() or word[0][1:] != word[0][1:].lower():
+        return text
+    return text[:1].lower() + text[1:]
 
 
 @dataclass(frozen=True, slots=True)
