@@ -60,8 +60,12 @@ async def test_an_overlong_action_text_is_refused_before_the_rules(tmp_path: Pat
         before = everything(path)
         with pytest.raises(InvalidArgumentError, match=f"at most {MAX_ACTION_TEXT} characters"):
             await service.act(info.id, user_of(info, 0), "keep " + "x" * 10_000_000)
-        # within the service's bound the rules answer with their own sentence
+        # within the service's bound the rules answer with their own sentence (for an
+        # action of the moment: seat 0 places the first gate; a keep now is refused for
+        # the moment before its words are read)
         with pytest.raises(ValueError, match="at most 500 characters"):
+            await service.act(info.id, user_of(info, 0), "gate " + "x" * 600)
+        with pytest.raises(ValueError, match="draft begins once every gate is placed"):
             await service.act(info.id, user_of(info, 0), "keep " + "x" * 600)
         assert everything(path) == before
 
