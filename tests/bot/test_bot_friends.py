@@ -72,7 +72,8 @@ async def check_the_table(
     by_user = {p.id: p for p in players}
     by_seat = {s.seat: by_user[s.user_id] for s in info.seats if s.user_id is not None}
     called = {s.seat: f"{by_seat[s.seat].name} ({s.label.capitalize()})" for s in info.seats}
-    mention = {seat: f"{called[seat]} <@{by_seat[seat].id}>" for seat in called}
+    # a called player is named once, by their mention (Discord shows the name)
+    mention = {s.seat: f"<@{by_seat[s.seat].id}> ({s.label.capitalize()})" for s in info.seats}
     results = await play_listening(bot, by_seat, thread, game_id, seed)
     messages = [m for m in thread.history() if m.author.bot]
 
@@ -127,7 +128,7 @@ async def check_the_table(
     for post in later[len(seats) + 1 :]:
         assert "kept a" not in post.content and "gate on start point" not in post.content
 
-    # every turn post and ping names its player; pings mention exactly that player
+    # every turn post names its player and calls the next, mentioning exactly them
     turn_posts = [m for m in later if m.content.startswith("**")]
     assert len(turn_posts) > 10
     for post in turn_posts:
@@ -137,7 +138,9 @@ async def check_the_table(
     for ping in pings:
         assert len(ping.raw_mentions) == 1
         seat = next(s.seat for s in info.seats if s.user_id == ping.raw_mentions[0])
-        assert called[seat] in ping.content, ping.content
+        [call] = [line for line in ping.content.splitlines() if "it's your turn" in line]
+        assert call.startswith(f"{mention[seat]}: it's your turn"), ping.content
+        assert by_seat[seat].name not in call, call
 
     # the end names the winners, attaches the sheet, the replay and the record
     final = messages[-1]
