@@ -128,9 +128,11 @@ class MountainBot(commands.Bot):
         expected_seq: int | None = None,
         expected_seat_seq: int | None = None,
     ) -> tuple[ActResult, Delivery]:
-        """Play an action for the user and deliver what it made owed (the turn post,
-        the pings). The private answer is stored with the action; the caller sends it
-        (`answer`), or the courier does after a restart."""
+        """Play an action for the user and deliver what it made owed (the turn post
+        with its call to the next player). The private answer is stored with the
+        action; the caller sends it (`answer`), or the courier does after a restart.
+        What takes seconds to make (the game-over post) is left to the courier in the
+        background, once the player is answered: the player does not wait for it."""
         result = await self.service.act(
             game_id,
             interaction.user.id,
@@ -141,12 +143,16 @@ class MountainBot(commands.Bot):
             reply_to=reply_to(interaction),
             name=interaction.user.display_name,
         )
-        return result, await self.delivered(game_id)
+        return result, await self.delivered(game_id, quick=True)
 
-    async def delivered(self, game_id: int) -> Delivery:
-        """Deliver a game's owed messages now and let the scheduler play any AI seat."""
-        delivery = await self.courier.deliver(game_id)
-        self.duties_due.set()
+    async def delivered(self, game_id: int, *, quick: bool = False) -> Delivery:
+        """Deliver a game's owed messages now and let the scheduler play any AI seat.
+        With `quick`, slow messages are left (`Delivery.left`) for `answer` to have
+        delivered in the background after the answer (the scheduler's round waits for
+        it too: it would make them at once)."""
+        delivery = await self.courier.deliver(game_id, quick=quick)
+        if not delivery.left:
+            self.duties_due.set()
         return delivery
 
     async def answer(
@@ -157,15 +163,27 @@ class MountainBot(commands.Bot):
         **kwargs: Any,
     ) -> None:
         """Tell the player their action was done (and, if a public post failed, that it
-        will follow), then record that the stored answer was given."""
-        text = done_text(result, post_pending=bool(delivery.failed), messages=reader(interaction))
-        if kwargs:
-            kwargs.setdefault("content", text)
-            await interaction.edit_original_response(**kwargs)
-        else:
-            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
-        if result.reply_id is not None:
-            await self.service.outbox.delivered(result.reply_id)
+        will follow), then record that the stored answer was given; then what the
+        delivery left for later (the game-over post) goes out in the background."""
+        try:
+            text = done_text(
+                result, post_pending=bool(delivery.failed), messages=reader(interaction)
+            )
+            if kwargs:
+                kwargs.setdefault("content", text)
+                await interaction.edit_original_response(**kwargs)
+            else:
+                await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+            if result.reply_id is not None:
+                await self.service.outbox.delivered(result.reply_id)
+        finally:
+            if delivery.left:
+                self.courier.deliver_later(result.game_id)
+                self.duties_due.set()
+
+    async def close(self) -> None:
+        await self.courier.close()
+        await super().close()
 
     # --- helpers for features ------------------------------------------------------
 

@@ -8,6 +8,12 @@ every scheduler round (for all games; at start-up for everything still owed).
 - Order: a game's messages go out in the order they were owed; one that waits for a
   retry holds back the later messages of its game (the private answers excepted: they
   go to the player, not the thread).
+- Slow messages: the game-over post takes seconds to make (the score sheet, the replay
+  of every turn, the record). A command that acted delivers what it owes `quick`ly,
+  leaving a slow message (and the game's public messages after it) to a delivery in the
+  background (`deliver_later`), which it starts once its player has their answer: the
+  answer to a game's last action comes as fast as any other. Left, the message is still
+  owed and stored; a crash before it went out leaves it to the next start-up.
 - No doubles: a delivery is recorded as begun before it is sent, and every channel
   message carries a stable nonce (Discord drops a second create with the same nonce
   for a few minutes). A message whose earlier delivery began but was never marked is
@@ -53,6 +59,8 @@ log = logging.getLogger(__name__)
 HISTORY_LIMIT = 50
 ARCHIVED_THREAD = 50083
 NO_MENTIONS = discord.AllowedMentions.none()
+# the kinds of message that take seconds to make (see "Slow messages" above)
+SLOW_KINDS: frozenset[OwedKind] = frozenset({"over"})
 
 
 @dataclass(frozen=True)
@@ -79,16 +87,19 @@ Maker = Callable[[Owed, GameInfo], Awaitable[Outgoing | None]]
 
 @dataclass
 class Delivery:
-    """What one delivery pass did (the command that acted reads `failed`)."""
+    """What one delivery pass did (the command that acted reads `failed`; `left`: slow
+    messages a quick delivery left for later, see `Courier.deliver_later`)."""
 
     delivered: list[int] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)
     held: list[int] = field(default_factory=list)
+    left: list[int] = field(default_factory=list)
 
     def merge(self, other: Delivery) -> None:
         self.delivered += other.delivered
         self.failed += other.failed
         self.held += other.held
+        self.left += other.left
 
 
 class Courier:
@@ -97,6 +108,8 @@ class Courier:
         self.service = service
         self.makers: dict[OwedKind, Maker] = {}
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
+        # the deliveries running in the background (`deliver_later`), kept until done
+        self._later: set[asyncio.Task[Delivery]] = set()
 
     def register(self, kind: OwedKind, maker: Maker) -> None:
         """A feature says how its owed messages look."""
@@ -111,9 +124,13 @@ class Courier:
             report.merge(await self.deliver(game_id, everything=everything))
         return report
 
-    async def deliver(self, game_id: int, *, everything: bool = False) -> Delivery:
+    async def deliver(
+        self, game_id: int, *, everything: bool = False, quick: bool = False
+    ) -> Delivery:
         """Deliver one game's owed messages in order; never raises for a refusal. Does
-        nothing while another process delivers the game (that one sends them)."""
+        nothing while another process delivers the game (that one sends them). With
+        `quick`, a slow message and the game's public messages after it are left
+        (`Delivery.left`) for `deliver_later`."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
@@ -124,33 +141,58 @@ class Courier:
             # answer, given by the command, writes no claim); after a pass, look again
             # once the claim is free: another process may have owed messages meanwhile
             # and left them to the holder
-            while await self._to_send(game_id, everything, report):
+            while await self._to_send(game_id, everything, quick, report):
                 claim = await duties.claim(duty("deliver", game_id))
                 if claim is None:
                     break  # another process delivers this game (and looks again after)
                 try:
-                    report.merge(await self._deliver_held(game_id, claim, everything))
+                    report.merge(await self._deliver_held(game_id, claim, everything, quick))
                 finally:
                     await duties.release(claim)
         return report
 
-    async def _to_send(self, game_id: int, everything: bool, report: Delivery) -> bool:
+    def deliver_later(self, game_id: int) -> None:
+        """Deliver the game's owed messages in a background task (what a quick delivery
+        left): whoever waits for an answer does not wait for them."""
+        task = asyncio.create_task(self._deliver_later(game_id), name=f"mk-deliver-{game_id}")
+        self._later.add(task)
+        task.add_done_callback(self._later.discard)
+
+    async def _deliver_later(self, game_id: int) -> Delivery:
+        try:
+            return await self.deliver(game_id)
+        except Exception as exc:  # still owed: the scheduler's next round tries again
+            log.warning("game %s: a delivery in the background failed: %s", game_id, exc)
+            return Delivery()
+
+    async def close(self) -> None:
+        """Stop the deliveries in the background (what they did not send stays owed)."""
+        for task in list(self._later):
+            task.cancel()
+        await asyncio.gather(*self._later, return_exceptions=True)
+
+    async def _to_send(self, game_id: int, everything: bool, quick: bool, report: Delivery) -> bool:
         """Whether the game owes a message to send now that this delivery has not yet
         dealt with."""
         seen = {*report.delivered, *report.failed, *report.held}
         owed = await self.service.outbox.owed(game_id=game_id, everything=True)
         now = self.service.now()
-        return any(o.id not in seen and self._sendable(o, now, everything) for o in owed)
+        return any(o.id not in seen and self._sendable(o, now, everything, quick) for o in owed)
 
-    def _sendable(self, item: Owed, now: datetime, everything: bool) -> bool:
-        """Due now; with `everything` (at start-up), any message but an answer a command
-        gives itself, here or in another process that may still run."""
+    def _sendable(self, item: Owed, now: datetime, everything: bool, quick: bool = False) -> bool:
+        """Due now (with `quick`, unless slow to make); with `everything` (at start-up),
+        any message but an answer a command gives itself, here or in another process
+        that may still run."""
+        if quick and item.payload.kind in SLOW_KINDS:
+            return False
         if item.record.due_at <= now:
             return True
         answered_by = getattr(item.payload, "answered_by", None)
         return everything and not self.service.duties.may_be_running(answered_by)
 
-    async def _deliver_held(self, game_id: int, claim: DutyClaim, everything: bool) -> Delivery:
+    async def _deliver_held(
+        self, game_id: int, claim: DutyClaim, everything: bool, quick: bool
+    ) -> Delivery:
         report = Delivery()
         owed = await self.service.outbox.owed(game_id=game_id, everything=True)
         now = self.service.now()
@@ -158,10 +200,12 @@ class Courier:
         held = False
         for item in owed:
             private = item.payload.kind == "reply"
-            due = self._sendable(item, now, everything)
+            due = self._sendable(item, now, everything, quick)
             if not due or (held and not private):
                 held = held or not private
                 report.held.append(item.id)
+                if quick and item.payload.kind in SLOW_KINDS:
+                    report.left.append(item.id)
                 continue
             sending.append(item)
         if sending:

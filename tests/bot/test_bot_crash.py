@@ -19,6 +19,11 @@ Discord:
 
 In every case the thread ends up with one message, the turn post calling the next
 player (no separate ping), and the player with one answer on their interaction token.
+
+The game's last action is answered before its game-over post (score sheet, replay,
+record) is made; the process is killed when that post reaches the fake Discord, in the
+same three ways, and the restarted bot must deliver it exactly once, the answer and
+the last turn's post not again.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from typing import Any
 import pytest
 from fake_discord import FakeDiscord, Pushed, user
 from process_harness import BotProcess
-from wire_game import ALICE, BOB, game_to_first_recruit
+from wire_game import ALICE, BOB, game_to_first_recruit, game_to_last_action
 
 from bot.service import GameService, MountainKingRules
 from bot.store.sqlite import SqliteStore
@@ -57,6 +62,20 @@ async def set_up_game(db: Path, thread: str) -> tuple[int, int]:
         await store.close()
 
 
+async def set_up_last_action(db: Path, thread: str) -> tuple[int, str]:
+    """A 2-player game in `thread` played through the service to the eve of its end.
+    Returns (the player of its last action, that action)."""
+    store = SqliteStore(db)
+    await store.open()
+    try:
+        service: GameService[Any, Any] = GameService(
+            store, MountainKingRules(), rng=random.Random(3), reminder_interval=timedelta(hours=12)
+        )
+        return await game_to_last_action(service, thread)
+    finally:
+        await store.close()
+
+
 async def arrives(check: Callable[[], Any], fake: FakeDiscord) -> bool:
     """Whether `check` holds within DELIVERY_TIMEOUT (polled every 10 ms)."""
     try:
@@ -71,6 +90,14 @@ def turn_posts(fake: FakeDiscord, thread: str) -> list[dict[str, Any]]:
         m
         for m in fake.channel_messages(thread)
         if any(f.filename == "board.png" for f in m["_files"])
+    ]
+
+
+def game_over_posts(fake: FakeDiscord, thread: str) -> list[dict[str, Any]]:
+    return [
+        m
+        for m in fake.channel_messages(thread)
+        if any(f.filename == "score-sheet.png" for f in m["_files"])
     ]
 
 
@@ -188,6 +215,77 @@ async def test_a_crash_mid_delivery_delivers_everything_once(
         text = answers[0]["content"]
         if not text.strip() or "nothing was changed" in text.lower():
             fail(f"the answer does not say the turn was done: {text!r}")
+
+        assert not fake.internal_errors, fake.internal_errors
+        restarted_log = bot.log_paths[-1].read_text(errors="replace")
+        if " ERROR " in restarted_log or "Traceback" in restarted_log:
+            fail("the restarted bot logged an error")
+
+
+@pytest.mark.parametrize(
+    ("store_first", "down_past_window"),
+    [
+        pytest.param(True, False, id="after-the-post"),
+        pytest.param(False, False, id="before-the-post"),
+        pytest.param(True, True, id="down-past-the-nonce-window"),
+    ],
+)
+async def test_a_crash_after_the_last_answer_delivers_the_game_over_post_once(
+    tmp_path: Path, store_first: bool, down_past_window: bool
+) -> None:
+    fake = FakeDiscord()
+    fake.users = {ALICE: user(ALICE, "alice"), BOB: user(BOB, "bob")}
+    thread = fake.add_thread("Mountain King #1")
+    db = tmp_path / "db.sqlite3"
+    mover, last = await set_up_last_action(db, thread)
+    pushed: Pushed | None = None
+
+    async with fake, BotProcess(fake, tmp_path, database=db) as bot:
+
+        def fail(why: str) -> None:
+            pytest.fail(f"{why}\n{report(fake, bot, thread, pushed)}", pytrace=False)
+
+        def is_game_over_post(method: str, path: str, body: Any) -> bool:
+            names = [a.get("filename") for a in (body or {}).get("attachments") or []]
+            return (
+                method == "POST"
+                and path == f"/channels/{thread}/messages"
+                and "score-sheet.png" in names
+            )
+
+        await bot.start()
+        killed = fake.on_request(is_game_over_post, bot.kill, store_first=store_first)
+        pushed = await fake.slash(str(mover), thread, "act", action=last)
+        if not await arrives(killed.done.is_set, fake):
+            fail("the bot never sent the game-over post to the thread")
+        assert not bot.running
+        # the player was answered before the game-over post was sent, after the last
+        # turn's post
+        if len(fake.answers(pushed)) != 1:
+            fail("the last action was not answered before the game-over post")
+        if len(turn_posts(fake, thread)) != 1:
+            fail("the last turn's post did not come before the game-over post")
+        assert len(game_over_posts(fake, thread)) == (1 if store_first else 0)
+        if down_past_window:
+            fake.advance(fake.nonce_window + 60)
+
+        await bot.start()
+        if not await arrives(lambda: game_over_posts(fake, thread), fake):
+            fail("after the restart the bot did not deliver the game-over post")
+        await asyncio.sleep(QUIET)  # a second copy would come now
+
+        overs = game_over_posts(fake, thread)
+        if len(overs) != 1:
+            fail(f"{len(overs)} game-over posts in the thread, expected exactly one")
+        names = [f.filename for f in overs[0]["_files"]]
+        assert names == ["score-sheet.png", "replay.webp", "game-1.json"], names
+        assert "The game is over" in overs[0]["content"]
+        if len(turn_posts(fake, thread)) != 1:
+            fail("the last turn's post was sent again")
+        if len(fake.answers(pushed)) != 1:
+            fail("the player was answered again")
+        # nothing in the thread but the last turn's post and the game-over post
+        assert len(fake.channel_messages(thread)) == 2
 
         assert not fake.internal_errors, fake.internal_errors
         restarted_log = bot.log_paths[-1].read_text(errors="replace")

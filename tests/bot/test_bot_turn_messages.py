@@ -2,7 +2,8 @@
 Discord): a whole 4-player game, where every turn of the play phase makes exactly one
 message in the thread, the turn post, which calls the next player itself: it mentions
 them and nobody else, allows only them to be pinged, and names them once; what the
-turn did is told in prose, without notation."""
+turn did is told in prose, without notation. The game's
+last action is answered before its game-over post is made, which follows once."""
 
 from __future__ import annotations
 
@@ -43,6 +44,20 @@ async def test_every_turn_in_play_is_one_message_calling_only_the_next_player(
         by_seat = {s.seat: by_user[s.user_id] for s in info.seats if s.user_id is not None}
         name_of = {p.id: name for p, name in zip(players, names, strict=True)}
         assert len(by_seat) == 4
+        # the order in which the player was answered and the game-over post was made
+        events: list[str] = []
+        give_answer, make_over = bot.answer, bot.courier.makers["over"]
+
+        async def answer(*args: Any, **kwargs: Any) -> None:
+            await give_answer(*args, **kwargs)
+            events.append("answered")
+
+        async def over_post(*args: Any) -> Any:
+            events.append("game-over post")
+            return await make_over(*args)
+
+        bot.answer = answer  # type: ignore[method-assign]
+        bot.courier.makers["over"] = over_post
         rng = random.Random(11)
         turns = 0
         while True:
@@ -53,6 +68,7 @@ async def test_every_turn_in_play_is_one_message_calling_only_the_next_player(
             assert state.phase == "play"
             seat = seats_to_act(state)[0]
             before = len(thread.history())
+            events.clear()
             result = await by_seat[seat].slash(
                 thread, "mk act", action=str(random_action(state, seat, rng))
             )
@@ -65,6 +81,8 @@ async def test_every_turn_in_play_is_one_message_calling_only_the_next_player(
                 post, over = posted
                 assert "The game is over" in over.content
                 assert post.raw_mentions == [] and pinged(env, thread, post) == ([], frozenset())
+                # the mover was answered before the game-over post was made
+                assert events == ["answered", "game-over post"], events
                 break
             to_act = seats_to_act(after)
             if to_act == [seat]:
