@@ -106,7 +106,7 @@ async def migrate_database(
     with tempfile.TemporaryDirectory(prefix="mk-migrate-") as folder:
         copy = Path(folder) / "source.sqlite3"
         try:
-            await asyncio.to_thread(snapshot_copy, source, copy)
+            await snapshot_copy(source, copy)
             found = _user_version(copy)
             if found > LATEST_VERSION:
                 print(

@@ -28,9 +28,7 @@ whatever the server's default.
 
 from __future__ import annotations
 
-import asyncio
 import re
-import sqlite3
 from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, replace
@@ -39,6 +37,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+import aiosqlite
 import asyncpg
 
 from bot.store.base import Store
@@ -76,28 +75,28 @@ from bot.store.records import (
     VoteRecord,
     VoteStatus,
 )
-from bot.store.sqlite import (
-    _ACTION_COLUMNS,
-    _CLAIM,
-    _CLAIM_IF,
-    _GAME_COLUMNS,
-    _MACHINE_SEAT,
-    _OWED_COLUMNS,
-    _REMINDER_COLUMNS,
-    _SEAT_COLUMNS,
-    _VOTE_COLUMNS,
-    SqliteStore,
-    _action_row,
-    _check_claim,
-    _digest,
-    _dt,
-    _game,
-    _maybe_ts,
-    _owed,
-    _reminder,
-    _ts,
-    _vote,
+from bot.store.sql import (
+    ACTION_COLUMNS,
+    CLAIM,
+    CLAIM_IF,
+    GAME_COLUMNS,
+    MACHINE_SEAT,
+    OWED_COLUMNS,
+    REMINDER_COLUMNS,
+    SEAT_COLUMNS,
+    VOTE_COLUMNS,
+    action_params,
+    check_claim,
+    digest_from,
+    dt,
+    game_from,
+    maybe_ts,
+    owed_from,
+    reminder_from,
+    ts,
+    vote_from,
 )
+from bot.store.sqlite import SqliteStore
 
 # asyncpg ships no type information: its connections and rows are `Any` here
 Conn = Any
@@ -151,11 +150,11 @@ def _seat_changes(first: int, source: str = "") -> str:
 
 # a game with everything a load needs, in one statement (see `PostgresStore.load_game`)
 _LOAD_GAME = (
-    f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))},"
-    f" (SELECT array_agg(ROW({_SEAT_COLUMNS}) ORDER BY seat) FROM seats"
+    f"SELECT {', '.join('g.' + c.strip() for c in GAME_COLUMNS.split(','))},"
+    f" (SELECT array_agg(ROW({SEAT_COLUMNS}) ORDER BY seat) FROM seats"
     " WHERE game_id = g.id),"
     " sn.seq, sn.state, sn.chain, sn.digest,"
-    f" (SELECT array_agg(ROW({_ACTION_COLUMNS}) ORDER BY seq) FROM actions"
+    f" (SELECT array_agg(ROW({ACTION_COLUMNS}) ORDER BY seq) FROM actions"
     " WHERE game_id = g.id AND seq > COALESCE(sn.seq, 0)),"
     " log.entries, log.last, log.chain"
     " FROM games g LEFT JOIN snapshots sn ON sn.game_id = g.id"
@@ -176,7 +175,7 @@ _LOCK_GAME_AND_LOG = (
 # (kinds $19, payloads $20, due times $21), in one statement that returns their ids
 _APPEND = (
     "WITH a AS ("
-    f"INSERT INTO actions ({_ACTION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+    f"INSERT INTO actions ({ACTION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
     "), i AS ("
     "INSERT INTO interactions (interaction_id, game_id, seq, result, created_at)"
     " SELECT $11::bigint, $12::bigint, $13::bigint, $14::text, $15::float8"
@@ -207,7 +206,7 @@ _APPEND_AT_ONCE = (
     " AND ($2 = 1 OR (SELECT chain FROM actions WHERE game_id = $1 AND seq = $2 - 1)"
     " = $22::text) RETURNING id"
     "), a AS ("
-    f"INSERT INTO actions ({_ACTION_COLUMNS})"
+    f"INSERT INTO actions ({ACTION_COLUMNS})"
     " SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 FROM g"
     "), i AS ("
     "INSERT INTO interactions (interaction_id, game_id, seq, result, created_at)"
@@ -227,7 +226,7 @@ _APPEND_AT_ONCE = (
     "DELETE FROM reminders WHERE $23::boolean AND game_id = $1"
     " AND NOT (seat = ANY($24::bigint[])) AND EXISTS (SELECT 1 FROM g)"
     "), awaited AS ("
-    f"INSERT INTO reminders ({_REMINDER_COLUMNS})"
+    f"INSERT INTO reminders ({REMINDER_COLUMNS})"
     " SELECT $1, w.seat, w.since, w.next_at, w.missed, w.muted"
     " FROM g, unnest($24::bigint[], $25::float8[], $26::float8[], $27::bigint[],"
     " $28::bigint[]) AS w (seat, since, next_at, missed, muted) WHERE $23::boolean"
@@ -297,15 +296,14 @@ class _Append:
         snapshot, at = self.snapshot, self.action.created_at
         digest = None if chain is None else state_digest(snapshot.seq, chain, snapshot.state)
         return (
-            *_action_row(self.action),
-            chain,
+            *action_params(self.action, chain),
             *_interaction_row(self.interaction),
             snapshot.state,
             digest,
             self.status,
             [m.kind for m in self.owed],
             [m.payload for m in self.owed],
-            [_ts(m.due_at or at) for m in self.owed],
+            [ts(m.due_at or at) for m in self.owed],
         )
 
     def awaited(self) -> Sequence[ReminderRecord] | None:
@@ -411,13 +409,13 @@ class PostgresStore(Store):
     # --- games and seats -------------------------------------------------------------
 
     async def create_game(self, game: NewGame, *, seat_creator: bool) -> GameRecord:
-        at = _ts(game.created_at)
+        at = ts(game.created_at)
         async with self._write() as conn:
             row = await conn.fetchrow(
                 "INSERT INTO games (rules, config, status, creator_id, reminder_seconds,"
                 " guild_id, channel_id, thread_id, created_at, updated_at, language)"
                 " VALUES ($1, $2, 'open', $3, $4, $5, $6, $7, $8, $8, $9)"
-                f" RETURNING {_GAME_COLUMNS}",
+                f" RETURNING {GAME_COLUMNS}",
                 game.rules,
                 game.config,
                 game.creator_id,
@@ -437,20 +435,20 @@ class PostgresStore(Store):
                     at,
                     game.creator_name,
                 )
-        return _game(row)
+        return game_from(row)
 
     async def game(self, game_id: int) -> GameRecord | None:
         async with self._conn() as conn:
-            row = await conn.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", game_id)
-        return None if row is None else _game(row)
+            row = await conn.fetchrow(f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1", game_id)
+        return None if row is None else game_from(row)
 
     async def game_in_thread(self, thread_id: int) -> GameRecord | None:
         async with self._conn() as conn:
             row = await conn.fetchrow(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE thread_id = $1 ORDER BY id DESC LIMIT 1",
+                f"SELECT {GAME_COLUMNS} FROM games WHERE thread_id = $1 ORDER BY id DESC LIMIT 1",
                 thread_id,
             )
-        return None if row is None else _game(row)
+        return None if row is None else game_from(row)
 
     async def games_of_user(
         self, user_id: int, statuses: Collection[GameStatus]
@@ -460,13 +458,13 @@ class PostgresStore(Store):
             return []
         async with self._conn() as conn:
             rows = await conn.fetch(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE status = ANY($1::text[]) AND id IN"
+                f"SELECT {GAME_COLUMNS} FROM games WHERE status = ANY($1::text[]) AND id IN"
                 " (SELECT game_id FROM seats WHERE user_id = $2 OR substitute_id = $2)"
                 " ORDER BY id",
                 wanted,
                 user_id,
             )
-        return [_game(r) for r in rows]
+        return [game_from(r) for r in rows]
 
     async def set_place(
         self,
@@ -484,7 +482,7 @@ class PostgresStore(Store):
                 guild_id,
                 channel_id,
                 thread_id,
-                _ts(at),
+                ts(at),
                 game_id,
             )
 
@@ -493,7 +491,7 @@ class PostgresStore(Store):
             status = await conn.execute(
                 "UPDATE games SET language = $1, updated_at = $2 WHERE id = $3",
                 language,
-                _ts(at),
+                ts(at),
                 game_id,
             )
         return _count(status) == 1
@@ -516,7 +514,7 @@ class PostgresStore(Store):
                 "UPDATE games SET status = $1, updated_at = $2"
                 " WHERE id = $3 AND status = ANY($4::text[])",
                 status,
-                _ts(at),
+                ts(at),
                 game_id,
                 allowed,
             )
@@ -596,7 +594,7 @@ class PostgresStore(Store):
                 "UPDATE games SET status = 'active', seed = $1, updated_at = $2"
                 " WHERE id = $3 AND status = 'open'",
                 seed,
-                _ts(at),
+                ts(at),
                 game_id,
             )
             if _count(done) != 1:
@@ -629,7 +627,7 @@ class PostgresStore(Store):
             self._remember_head(game_id, last, later[-1].chain)
         elif snapshot is not None and snapshot.seq == last:
             self._remember_head(game_id, last, log_chain)
-        return StoredGame(_game(row), seats, snapshot, later, last, entries, log_chain)
+        return StoredGame(game_from(row), seats, snapshot, later, last, entries, log_chain)
 
     async def actions(self, game_id: int, *, after: int = 0) -> list[ActionRecord]:
         async with self._conn() as conn:
@@ -725,7 +723,7 @@ class PostgresStore(Store):
     async def turn_actions(self, game_id: int, seat: int) -> list[ActionRecord]:
         async with self._conn() as conn:
             rows = await conn.fetch(
-                f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = $1 AND seq > COALESCE("
+                f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = $1 AND seq > COALESCE("
                 "(SELECT MAX(seq) FROM actions WHERE game_id = $1 AND seat = $2 AND ends_turn = 1)"
                 ", 0) ORDER BY seq",
                 game_id,
@@ -768,9 +766,9 @@ class PostgresStore(Store):
         async with SqliteStore(destination):
             pass  # the file with the latest schema, empty
         try:
-            copy = sqlite3.connect(destination, isolation_level=None, check_same_thread=False)
+            copy = await aiosqlite.connect(destination, isolation_level=None)
             try:
-                copy.execute("BEGIN")
+                await copy.execute("BEGIN")
                 async with self._read() as conn:
                     for table in TABLES:
                         rows = await conn.fetch(f"SELECT * FROM {table}")
@@ -778,14 +776,13 @@ class PostgresStore(Store):
                             continue
                         columns = list(rows[0].keys())
                         marks = ", ".join("?" * len(columns))
-                        await asyncio.to_thread(
-                            copy.executemany,
+                        await copy.executemany(
                             f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})",
                             [tuple(r) for r in rows],
                         )
-                copy.execute("COMMIT")
+                await copy.execute("COMMIT")
             finally:
-                copy.close()
+                await copy.close()
         except BaseException:
             destination.unlink(missing_ok=True)
             for extra in ("-wal", "-shm"):
@@ -803,7 +800,7 @@ class PostgresStore(Store):
             )
         if row is None:
             return None
-        return InteractionRecord(row[0], row[1], row[2], row[3], _dt(row[4]))
+        return InteractionRecord(row[0], row[1], row[2], row[3], dt(row[4]))
 
     async def prune_interactions(self, before: datetime) -> int:
         async with self._write() as conn:
@@ -811,7 +808,7 @@ class PostgresStore(Store):
             done = await conn.execute(
                 "DELETE FROM interactions WHERE interaction_id IN (SELECT interaction_id"
                 " FROM interactions WHERE created_at < $1 FOR UPDATE SKIP LOCKED)",
-                _ts(before),
+                ts(before),
             )
         return _count(done)
 
@@ -885,19 +882,19 @@ class PostgresStore(Store):
     async def reminders(self, game_id: int) -> list[ReminderRecord]:
         async with self._conn() as conn:
             rows = await conn.fetch(
-                f"SELECT {_REMINDER_COLUMNS} FROM reminders WHERE game_id = $1 ORDER BY seat",
+                f"SELECT {REMINDER_COLUMNS} FROM reminders WHERE game_id = $1 ORDER BY seat",
                 game_id,
             )
-        return [_reminder(r) for r in rows]
+        return [reminder_from(r) for r in rows]
 
     async def due_reminders(self, now: datetime, *, limit: int) -> list[ReminderRecord]:
-        return await self._awaited(now, limit, f"NOT {_MACHINE_SEAT} AND r.muted_for_turn = 0")
+        return await self._awaited(now, limit, f"NOT {MACHINE_SEAT} AND r.muted_for_turn = 0")
 
     async def owed_moves(self, now: datetime, *, limit: int) -> list[ReminderRecord]:
-        return await self._awaited(now, limit, _MACHINE_SEAT)
+        return await self._awaited(now, limit, MACHINE_SEAT)
 
     async def _awaited(self, now: datetime, limit: int, where: str) -> list[ReminderRecord]:
-        columns = ", ".join(f"r.{c.strip()}" for c in _REMINDER_COLUMNS.split(","))
+        columns = ", ".join(f"r.{c.strip()}" for c in REMINDER_COLUMNS.split(","))
         async with self._conn() as conn:
             # a reminder row another transaction is rescheduling right now is left out
             rows = await conn.fetch(
@@ -907,10 +904,10 @@ class PostgresStore(Store):
                 f" WHERE r.next_at <= $1 AND g.status = 'active' AND {where}"
                 " ORDER BY r.next_at, r.game_id, r.seat LIMIT $2"
                 " FOR UPDATE OF r SKIP LOCKED",
-                _ts(now),
+                ts(now),
                 limit,
             )
-        return [_reminder(r) for r in rows]
+        return [reminder_from(r) for r in rows]
 
     async def put_reminder(
         self, reminder: ReminderRecord, *, claim: DutyClaim | None = None
@@ -921,8 +918,8 @@ class PostgresStore(Store):
             done = await conn.execute(
                 "UPDATE reminders SET waiting_since = $1, next_at = $2, missed = $3,"
                 " muted_for_turn = $4 WHERE game_id = $5 AND seat = $6",
-                _ts(reminder.waiting_since),
-                _ts(reminder.next_at),
+                ts(reminder.waiting_since),
+                ts(reminder.next_at),
                 reminder.missed,
                 int(reminder.muted_for_turn),
                 reminder.game_id,
@@ -937,7 +934,7 @@ class PostgresStore(Store):
     ) -> list[OwedMessage]:
         where, params = ["delivered_at IS NULL"], []
         if now is not None:
-            params.append(_ts(now))
+            params.append(ts(now))
             where.append(f"due_at <= ${len(params)}")
         if game_id is not None:
             params.append(game_id)
@@ -946,11 +943,11 @@ class PostgresStore(Store):
         async with self._conn() as conn:
             # a message whose delivery another process is recording is left to it
             rows = await conn.fetch(
-                f"SELECT {_OWED_COLUMNS} FROM outbox WHERE {' AND '.join(where)}"
+                f"SELECT {OWED_COLUMNS} FROM outbox WHERE {' AND '.join(where)}"
                 f" ORDER BY id LIMIT ${len(params)} FOR UPDATE SKIP LOCKED",
                 *params,
             )
-        return [_owed(r) for r in rows]
+        return [owed_from(r) for r in rows]
 
     async def mark_delivered(
         self,
@@ -967,7 +964,7 @@ class PostgresStore(Store):
             done = await conn.execute(
                 "UPDATE outbox SET delivered_at = $1, channel_id = $2, message_id = $3"
                 " WHERE id = $4 AND delivered_at IS NULL",
-                _ts(at),
+                ts(at),
                 channel_id,
                 message_id,
                 owed_id,
@@ -990,7 +987,7 @@ class PostgresStore(Store):
             return
         async with self._write() as conn:
             await conn.execute(
-                "UPDATE outbox SET tried_at = $1 WHERE id = ANY($2::bigint[])", _ts(at), ids
+                "UPDATE outbox SET tried_at = $1 WHERE id = ANY($2::bigint[])", ts(at), ids
             )
 
     async def mark_failed(self, owed_id: int, *, error: str, retry_at: datetime) -> int:
@@ -999,7 +996,7 @@ class PostgresStore(Store):
                 "UPDATE outbox SET attempts = attempts + 1, last_error = $1, due_at = $2"
                 " WHERE id = $3 RETURNING attempts",
                 error[:500],
-                _ts(retry_at),
+                ts(retry_at),
                 owed_id,
             )
         return 0 if value is None else int(value)
@@ -1022,23 +1019,23 @@ class PostgresStore(Store):
             row = await conn.fetchrow(
                 "INSERT INTO votes (game_id, seat, turn_since, opened_at, deadline)"
                 " VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING"
-                f" RETURNING {_VOTE_COLUMNS}",
+                f" RETURNING {VOTE_COLUMNS}",
                 game_id,
                 seat,
-                _ts(turn_since),
-                _ts(at),
-                _ts(deadline),
+                ts(turn_since),
+                ts(at),
+                ts(deadline),
             )
             if row is None:
                 return None
             seq = await _last_seq(conn, game_id)
             await _insert_owed(conn, game_id, seq, owed(int(row[0])), at)
-        return _vote(row)
+        return vote_from(row)
 
     async def vote(self, vote_id: int) -> VoteRecord | None:
         async with self._conn() as conn:
-            row = await conn.fetchrow(f"SELECT {_VOTE_COLUMNS} FROM votes WHERE id = $1", vote_id)
-        return None if row is None else _vote(row)
+            row = await conn.fetchrow(f"SELECT {VOTE_COLUMNS} FROM votes WHERE id = $1", vote_id)
+        return None if row is None else vote_from(row)
 
     async def open_votes(self, *, game_id: int | None = None) -> list[VoteRecord]:
         where = "status = 'open'" + ("" if game_id is None else " AND game_id = $1")
@@ -1046,11 +1043,11 @@ class PostgresStore(Store):
         async with self._conn() as conn:
             # a vote another process is closing right now is left to it
             rows = await conn.fetch(
-                f"SELECT {_VOTE_COLUMNS} FROM votes WHERE {where} ORDER BY deadline, id"
+                f"SELECT {VOTE_COLUMNS} FROM votes WHERE {where} ORDER BY deadline, id"
                 " FOR UPDATE SKIP LOCKED",
                 *params,
             )
-        return [_vote(r) for r in rows]
+        return [vote_from(r) for r in rows]
 
     async def cast_ballot(
         self, ballot: BallotRecord, *, owed: Sequence[NewOwed] = ()
@@ -1068,7 +1065,7 @@ class PostgresStore(Store):
                 ballot.vote_id,
                 ballot.voter_id,
                 ballot.choice,
-                _ts(ballot.cast_at),
+                ts(ballot.cast_at),
             )
             game_id = int(row[0])
             await _insert_owed(conn, game_id, await _last_seq(conn, game_id), owed, ballot.cast_at)
@@ -1099,7 +1096,7 @@ class PostgresStore(Store):
             done = await conn.execute(
                 "UPDATE votes SET status = $1, decided_at = $2 WHERE id = $3 AND status = 'open'",
                 status,
-                _ts(at),
+                ts(at),
                 vote_id,
             )
             if _count(done) != 1:
@@ -1127,7 +1124,7 @@ class PostgresStore(Store):
             row = await conn.fetchrow(
                 "SELECT user_id, due_at, sent_at FROM digests WHERE user_id = $1", user_id
             )
-        return None if row is None else _digest(row)
+        return None if row is None else digest_from(row)
 
     async def put_digest(self, digest: DigestRecord) -> None:
         async with self._write() as conn:
@@ -1136,8 +1133,8 @@ class PostgresStore(Store):
                 " ON CONFLICT (user_id) DO UPDATE SET due_at = excluded.due_at,"
                 " sent_at = excluded.sent_at",
                 digest.user_id,
-                _maybe_ts(digest.due_at),
-                _maybe_ts(digest.sent_at),
+                maybe_ts(digest.due_at),
+                maybe_ts(digest.sent_at),
             )
 
     async def due_digests(self, now: datetime, *, limit: int) -> list[DigestRecord]:
@@ -1147,10 +1144,10 @@ class PostgresStore(Store):
                 "SELECT user_id, due_at, sent_at FROM digests"
                 " WHERE due_at IS NOT NULL AND due_at <= $1 ORDER BY due_at LIMIT $2"
                 " FOR UPDATE SKIP LOCKED",
-                _ts(now),
+                ts(now),
                 limit,
             )
-        return [_digest(r) for r in rows]
+        return [digest_from(r) for r in rows]
 
     async def claim_digest(
         self, user_id: int, *, due_at: datetime, next_at: datetime, sent_at: datetime | None
@@ -1160,10 +1157,10 @@ class PostgresStore(Store):
             done = await conn.execute(
                 "UPDATE digests SET due_at = $1, sent_at = COALESCE($2, sent_at)"
                 " WHERE user_id = $3 AND ABS(due_at - $4) < 0.001",
-                _ts(next_at),
-                _maybe_ts(sent_at),
+                ts(next_at),
+                maybe_ts(sent_at),
                 user_id,
-                _ts(due_at),
+                ts(due_at),
             )
         return _count(done) == 1
 
@@ -1172,12 +1169,12 @@ class PostgresStore(Store):
     async def claim_duty(
         self, duty: str, owner: str, *, now: datetime, until: datetime
     ) -> DutyClaim | None:
-        _check_claim(owner, now, until)
+        check_claim(owner, now, until)
         async with self._write() as conn:
             # a racing claimer of the same duty waits for the row's first writer, then
             # finds the lease taken: ON CONFLICT decides on the committed row
             done = await conn.execute(
-                f"{_CLAIM} ($1, $2, $3, $4){_CLAIM_IF}", duty, owner, _ts(now), _ts(until)
+                f"{CLAIM} ($1, $2, $3, $4){CLAIM_IF}", duty, owner, ts(now), ts(until)
             )
         return DutyClaim(duty, owner, until) if _count(done) == 1 else None
 
@@ -1194,7 +1191,7 @@ class PostgresStore(Store):
                     "UPDATE duty_claims SET claimed_by = $1, lease_until = $2"
                     " WHERE duty = $3 AND claimed_by = $4",
                     RESTING,
-                    _ts(rest_until),
+                    ts(rest_until),
                     claim.duty,
                     claim.owner,
                 )
@@ -1205,13 +1202,13 @@ class PostgresStore(Store):
             rows = await conn.fetch(
                 "SELECT duty, claimed_by, lease_until FROM duty_claims WHERE lease_until > $1"
                 " ORDER BY duty",
-                _ts(now),
+                ts(now),
             )
-        return [DutyClaim(r[0], r[1], _dt(r[2])) for r in rows]
+        return [DutyClaim(r[0], r[1], dt(r[2])) for r in rows]
 
     async def prune_duty_claims(self, before: datetime) -> int:
         async with self._write() as conn:
-            done = await conn.execute("DELETE FROM duty_claims WHERE lease_until < $1", _ts(before))
+            done = await conn.execute("DELETE FROM duty_claims WHERE lease_until < $1", ts(before))
         return _count(done)
 
     def _remember_head(self, game_id: int, seq: int, chain: str | None) -> None:
@@ -1310,20 +1307,20 @@ async def _last_seq(conn: Conn, game_id: int) -> int:
 
 
 async def _touch(conn: Conn, game_id: int, at: datetime) -> None:
-    await conn.execute("UPDATE games SET updated_at = $1 WHERE id = $2", _ts(at), game_id)
+    await conn.execute("UPDATE games SET updated_at = $1 WHERE id = $2", ts(at), game_id)
 
 
 async def _seats(conn: Conn, game_id: int) -> list[SeatRecord]:
     rows = await conn.fetch(
-        f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = $1 ORDER BY seat", game_id
+        f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = $1 ORDER BY seat", game_id
     )
     return [_seat(r) for r in rows]
 
 
 def _seat(r: Row) -> SeatRecord:
-    """A seat from its columns (`_SEAT_COLUMNS`, as a row or an aggregated record)."""
+    """A seat from its columns (`SEAT_COLUMNS`, as a row or an aggregated record)."""
     return SeatRecord(
-        r[0], r[1], r[2], _dt(r[3]), r[4], r[5], r[6], bool(r[7]), bool(r[8]), bool(r[9]), r[10]
+        r[0], r[1], r[2], dt(r[3]), r[4], r[5], r[6], bool(r[7]), bool(r[8]), bool(r[9]), r[10]
     )
 
 
@@ -1331,14 +1328,13 @@ async def _insert_seats(conn: Conn, seats: Sequence[SeatRecord]) -> None:
     if not seats:
         return
     await conn.executemany(
-        f"INSERT INTO seats ({_SEAT_COLUMNS})"
-        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+        f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
         [
             (
                 s.game_id,
                 s.seat,
                 s.user_id,
-                _ts(s.joined_at),
+                ts(s.joined_at),
                 s.colour,
                 s.team,
                 s.substitute_id,
@@ -1376,7 +1372,7 @@ def _seat_arrays(seats: Sequence[SeatRecord]) -> tuple[list[Any], ...]:
 async def _move_reminder(conn: Conn, game_id: int, seat: int, next_at: datetime) -> None:
     await conn.execute(
         "UPDATE reminders SET next_at = $1 WHERE game_id = $2 AND seat = $3",
-        _ts(next_at),
+        ts(next_at),
         game_id,
         seat,
     )
@@ -1396,10 +1392,10 @@ async def _insert_owed(
         " AS o (kind, payload, due_at, n) ORDER BY o.n RETURNING id",
         game_id,
         seq,
-        _ts(at),
+        ts(at),
         [m.kind for m in owed],
         [m.payload for m in owed],
-        [_ts(m.due_at or at) for m in owed],
+        [ts(m.due_at or at) for m in owed],
     )
     return sorted(int(r[0]) for r in rows)
 
@@ -1410,12 +1406,12 @@ async def _ballots(conn: Conn, vote_id: int) -> list[BallotRecord]:
         " ORDER BY cast_at, voter_id",
         vote_id,
     )
-    return [BallotRecord(r[0], r[1], r[2], _dt(r[3])) for r in rows]
+    return [BallotRecord(r[0], r[1], r[2], dt(r[3])) for r in rows]
 
 
 async def _actions(conn: Conn, game_id: int, after: int) -> list[ActionRecord]:
     rows = await conn.fetch(
-        f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = $1 AND seq > $2 ORDER BY seq",
+        f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = $1 AND seq > $2 ORDER BY seq",
         game_id,
         after,
     )
@@ -1423,8 +1419,8 @@ async def _actions(conn: Conn, game_id: int, after: int) -> list[ActionRecord]:
 
 
 def _action(r: Row) -> ActionRecord:
-    """A log entry from its columns (`_ACTION_COLUMNS`, as a row or an aggregated record)."""
-    return ActionRecord(r[0], r[1], r[2], r[3], _dt(r[4]), r[5], r[6], r[7], bool(r[8]), r[9])
+    """A log entry from its columns (`ACTION_COLUMNS`, as a row or an aggregated record)."""
+    return ActionRecord(r[0], r[1], r[2], r[3], dt(r[4]), r[5], r[6], r[7], bool(r[8]), r[9])
 
 
 async def _put_snapshot(
@@ -1464,7 +1460,7 @@ async def _replace_waiting(
     await conn.execute(
         "WITH gone AS (DELETE FROM reminders WHERE game_id = $1"
         " AND NOT (seat = ANY($2::bigint[])))"
-        f" INSERT INTO reminders ({_REMINDER_COLUMNS})"
+        f" INSERT INTO reminders ({REMINDER_COLUMNS})"
         " SELECT $1, w.seat, w.since, w.next_at, w.missed, w.muted"
         " FROM unnest($2::bigint[], $3::float8[], $4::float8[], $5::bigint[], $6::bigint[])"
         " AS w (seat, since, next_at, missed, muted)"
@@ -1485,8 +1481,8 @@ def _awaited_rows(
     rows = list({r.seat: r for r in reversed(waiting)}.values())
     return (
         [r.seat for r in rows],
-        [_ts(r.waiting_since) for r in rows],
-        [_ts(r.next_at) for r in rows],
+        [ts(r.waiting_since) for r in rows],
+        [ts(r.next_at) for r in rows],
         [r.missed for r in rows],
         [int(r.muted_for_turn) for r in rows],
     )
@@ -1501,7 +1497,7 @@ def _interaction_row(interaction: InteractionRecord | None) -> tuple[Any, ...]:
         interaction.game_id,
         interaction.seq,
         interaction.result,
-        _ts(interaction.created_at),
+        ts(interaction.created_at),
     )
 
 

@@ -15,12 +15,13 @@ highest id copied, so new rows never collide with copied ones.
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import aiosqlite
 
 from bot.store.errors import StoreError
 from bot.store.postgres import PostgresStore
@@ -58,7 +59,7 @@ class Table:
     types: tuple[str, ...]
 
 
-def snapshot_copy(source: Path, destination: Path) -> None:
+async def snapshot_copy(source: Path, destination: Path) -> None:
     """A consistent copy of the SQLite file `source` in the new file `destination`,
     read through a read-only connection (SQLite's online backup: one snapshot, even
     while a bot writes to the source)."""
@@ -66,33 +67,37 @@ def snapshot_copy(source: Path, destination: Path) -> None:
         raise StoreError(f"There is no SQLite database file {source}.")
     uri = f"{source.resolve().as_uri()}?mode=ro"
     try:
-        reader = sqlite3.connect(uri, uri=True)
+        reader = await aiosqlite.connect(uri, uri=True)
     except sqlite3.Error as exc:
         raise StoreError(f"The SQLite file {source} cannot be opened ({exc}).") from exc
     try:
-        copy = sqlite3.connect(destination)
+        # the backup writes the copy from the reader's thread
+        copy = await aiosqlite.connect(destination, check_same_thread=False)
         try:
-            reader.backup(copy)
+            await reader.backup(copy)
         finally:
-            copy.close()
+            await copy.close()
     except sqlite3.Error as exc:
         raise StoreError(f"The SQLite file {source} cannot be read ({exc}).") from exc
     finally:
-        reader.close()
+        await reader.close()
 
 
-def sqlite_tables(db: sqlite3.Connection) -> dict[str, list[str]]:
+async def sqlite_tables(db: aiosqlite.Connection) -> dict[str, list[str]]:
     """The SQLite file's tables (SQLite's own left out) in an order that satisfies
     their foreign keys, each with its columns."""
     names = [
-        str(r[0])
-        for r in db.execute(
+        str(r["name"])
+        for r in await db.execute_fetchall(
             "SELECT name FROM sqlite_master WHERE type = 'table'"
             " AND name NOT LIKE 'sqlite_%' ORDER BY rowid"
         )
     ]
     needs = {
-        name: {str(r[2]) for r in db.execute(f'PRAGMA foreign_key_list("{name}")')} - {name}
+        name: {
+            str(r["table"]) for r in await db.execute_fetchall(f'PRAGMA foreign_key_list("{name}")')
+        }
+        - {name}
         for name in names
     }
     ordered: list[str] = []
@@ -102,7 +107,8 @@ def sqlite_tables(db: sqlite3.Connection) -> dict[str, list[str]]:
             ready = [n for n in names if n not in ordered]
         ordered += ready
     return {
-        name: [str(r[1]) for r in db.execute(f'PRAGMA table_info("{name}")')] for name in ordered
+        name: [str(r["name"]) for r in await db.execute_fetchall(f'PRAGMA table_info("{name}")')]
+        for name in ordered
     }
 
 
@@ -143,13 +149,13 @@ def common_tables(
     return tables, problems
 
 
-def convert(table: Table, row: tuple[Any, ...]) -> tuple[Any, ...]:
+def convert(table: Table, row: sqlite3.Row) -> tuple[Any, ...]:
     """A SQLite row as PostgreSQL stores it: integers for BIGINT columns, floats for
     DOUBLE PRECISION, text for TEXT (bytes written in a text column, damage, become
     text with U+FFFD in their place, as the SQLite store reads them; so does a NUL
     character, which PostgreSQL's text cannot hold)."""
     out: list[Any] = []
-    for kind, value in zip(table.types, row, strict=True):
+    for kind, value in zip(table.types, (row[c] for c in table.columns), strict=True):
         if value is None:
             out.append(None)
         elif kind == "bigint":
@@ -164,14 +170,13 @@ def convert(table: Table, row: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def read_chunks(db: sqlite3.Connection, table: Table) -> Iterator[list[tuple[Any, ...]]]:
+async def read_chunks(
+    db: aiosqlite.Connection, table: Table
+) -> AsyncIterator[list[tuple[Any, ...]]]:
     columns = ", ".join(f'"{c}"' for c in table.columns)
-    cursor = db.execute(f'SELECT {columns} FROM "{table.name}"')
-    while True:
-        rows = cursor.fetchmany(CHUNK)
-        if not rows:
-            return
-        yield [convert(table, r) for r in rows]
+    async with db.execute(f'SELECT {columns} FROM "{table.name}"') as cursor:
+        while rows := await cursor.fetchmany(CHUNK):
+            yield [convert(table, r) for r in rows]
 
 
 async def copy_into(
@@ -182,18 +187,18 @@ async def copy_into(
     table and a sentence per table or column only one side has. Raises
     `TargetNotEmptyError` if the target holds any row and `replace` is not set (then
     everything it holds is deleted first, in the same transaction)."""
-    # read in worker threads, one chunk at a time
-    db = sqlite3.connect(source, check_same_thread=False)
+    # read one chunk at a time, on aiosqlite's thread
+    db = await aiosqlite.connect(source)
+    db.row_factory = aiosqlite.Row
     try:
-        source_tables = sqlite_tables(db)
+        source_tables = await sqlite_tables(db)
         copied: dict[str, int] = {}
         async with target.transaction() as conn:
             tables, problems = common_tables(source_tables, await postgres_tables(conn))
             await _make_room(conn, target.where, [t.name for t in tables], replace=replace)
             for table in tables:
                 copied[table.name] = 0
-                chunks = read_chunks(db, table)
-                while (rows := await asyncio.to_thread(next, chunks, None)) is not None:
+                async for rows in read_chunks(db, table):
                     await conn.copy_records_to_table(
                         table.name, records=rows, columns=list(table.columns)
                     )
@@ -201,7 +206,7 @@ async def copy_into(
             await _advance_identities(conn)
         return copied, problems
     finally:
-        db.close()
+        await db.close()
 
 
 async def _make_room(conn: Any, where: str, tables: list[str], *, replace: bool) -> None:

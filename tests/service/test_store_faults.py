@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import aiosqlite
 import pytest
 from service_helpers import open_service, play_moves, raw, record_for, started_game
 
@@ -35,9 +36,9 @@ def log_rows(path: Path) -> list[tuple[int, int, str]]:
 async def limit_pages(store: SqliteStore) -> None:
     """Let the file grow by no page more (SQLite's SQLITE_FULL, as on a full disk)."""
 
-    def limit(db: sqlite3.Connection) -> None:
-        pages = db.execute("PRAGMA page_count").fetchone()[0]
-        db.execute(f"PRAGMA max_page_count = {pages}")
+    async def limit(db: aiosqlite.Connection) -> None:
+        (pages,) = (await db.execute_fetchall("PRAGMA page_count"))[0]
+        await db.execute(f"PRAGMA max_page_count = {pages}")
 
     await store._on_writer(limit)
 

@@ -36,7 +36,8 @@ async def test_connections_use_wal_foreign_keys_and_a_busy_timeout(tmp_path: Pat
     async with SqliteStore(tmp_path / "g.db", busy_timeout_ms=4321) as store:
 
         async def pragma(name: str) -> object:
-            return await store._on_writer(lambda db: db.execute(f"PRAGMA {name}").fetchone()[0])
+            rows = await store._on_writer(lambda db: db.execute_fetchall(f"PRAGMA {name}"))
+            return rows[0][0]
 
         assert await pragma("journal_mode") == "wal"
         assert await pragma("foreign_keys") == 1
@@ -71,10 +72,10 @@ async def test_a_primary_key_conflict_becomes_a_seq_conflict(
         await store.append_action(first, SnapshotRecord(game_id, 1, "s1"))
 
         # a writer whose view of the log is stale gets past the gap check...
-        def stale(db: object, game_id: int) -> int:
-            return 0
+        async def stale(db: object, game_ids: object) -> dict[int, tuple[str, int, None]]:
+            return {game_id: ("active", 0, None)}
 
-        monkeypatch.setattr(sqlite_module, "_last_seq", stale)
+        monkeypatch.setattr(sqlite_module, "_heads", stale)
         second = ActionRecord(game_id, 1, 0, "second", START)
         # ...and the key still refuses it, cleanly
         with pytest.raises(SeqConflictError):

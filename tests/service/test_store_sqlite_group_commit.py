@@ -7,17 +7,16 @@ Reads run beside the writer and never wait for it."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import aiosqlite
 import pytest
 from service_helpers import START
 
 from bot.store import ActionRecord, NewGame, SeqConflictError, SnapshotRecord, SqliteStore
-from bot.store import sqlite_workers as workers
+from bot.store.group_commit import Job, Writer
 from bot.store.records import DigestRecord
 
 pytestmark = pytest.mark.sqlite_only
@@ -28,8 +27,12 @@ class Held:
     up behind it (as they do behind a commit waiting for the disk)."""
 
     def __init__(self, store: SqliteStore) -> None:
-        self.gate = threading.Event()
-        self.job = asyncio.ensure_future(store._on_writer(lambda db: self.gate.wait(10)))
+        self.gate = asyncio.Event()
+        self.job = asyncio.ensure_future(store._on_writer(lambda db: self.wait()))
+
+    async def wait(self) -> bool:
+        await asyncio.wait_for(self.gate.wait(), 10)
+        return True
 
     async def release(self) -> None:
         self.gate.set()
@@ -39,13 +42,13 @@ class Held:
 def record_batches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The size of every batch the writer commits together from now on."""
     sizes: list[int] = []
-    together = workers._together
+    together = Writer._together
 
-    def counting(db: sqlite3.Connection, batch: list[workers.Job]) -> Any:
+    async def counting(writer: Writer, batch: list[Job]) -> Any:
         sizes.append(len(batch))
-        return together(db, batch)
+        return await together(writer, batch)
 
-    monkeypatch.setattr(workers, "_together", counting)
+    monkeypatch.setattr(Writer, "_together", counting)
     return sizes
 
 
@@ -100,16 +103,16 @@ async def test_writes_that_queue_up_are_committed_together_and_answered_each(
 async def test_when_the_shared_transaction_fails_each_write_runs_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def digest(user: int) -> Callable[[sqlite3.Connection], int]:
-        def work(db: sqlite3.Connection) -> int:
-            db.execute("INSERT INTO digests (user_id) VALUES (?)", (user,))
+    def digest(user: int) -> Callable[[aiosqlite.Connection], Awaitable[int]]:
+        async def work(db: aiosqlite.Connection) -> int:
+            await db.execute("INSERT INTO digests (user_id) VALUES (?)", (user,))
             return user
 
         return work
 
-    def breaks_the_transaction(db: sqlite3.Connection) -> None:
-        db.execute("INSERT INTO digests (user_id) VALUES (2)")
-        db.execute("ROLLBACK")  # as SQLite does by itself after some errors
+    async def breaks_the_transaction(db: aiosqlite.Connection) -> None:
+        await db.execute("INSERT INTO digests (user_id) VALUES (2)")
+        await db.execute("ROLLBACK")  # as SQLite does by itself after some errors
         raise RuntimeError("the transaction is gone")
 
     async with SqliteStore(tmp_path / "g.db") as store:
@@ -124,8 +127,8 @@ async def test_when_the_shared_transaction_fails_each_write_runs_alone(
         with pytest.raises(RuntimeError, match="the transaction is gone"):
             await broken
         assert sizes == [3]
-        users = await store._read(lambda db: db.execute("SELECT user_id FROM digests").fetchall())
-        assert sorted(u for (u,) in users) == [1, 3]
+        users = await store._query("SELECT user_id FROM digests")
+        assert sorted(u["user_id"] for u in users) == [1, 3]
 
 
 async def test_reads_do_not_wait_for_the_writer(tmp_path: Path) -> None:
