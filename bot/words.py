@@ -60,7 +60,9 @@ _NAMES: dict[Resource, InContext] = {
 }
 
 # TRANSLATORS: a number of a resource, as the subject of a sentence or after a colon
-# ("it needs: 2 stone"); the rulebook counts stone and iron as masses
+# ("it needs: 2 stone"). English counts stone, iron and heartstone as masses; give
+# every plural form your language has, as it counts pieces (Polish "1 kamień, 2
+# kamienie, 5 kamieni", "1 żelazo, 2 żelaza, 5 żelaz"; Spanish "1 piedra, 2 piedras")
 _AMOUNTS: dict[Resource | None, Counted] = {
     Resource.STONE: NC_("amount", "{count} stone", "{count} stone"),
     Resource.IRON: NC_("amount", "{count} iron", "{count} iron"),
@@ -72,7 +74,7 @@ _AMOUNTS: dict[Resource | None, Counted] = {
     None: NC_("amount", "{count} resource", "{count} resources"),
 }
 # TRANSLATORS: a number of a resource as the object of a verb ("traded 4 stone for 1
-# coin", Polish accusative: "1 monetę")
+# coin", Polish accusative: "1 monetę", "1 runę", "4 kamienie"), every plural form
 _OBJECTS: dict[Resource, Counted] = {
     Resource.STONE: NC_("amount, as an object", "{count} stone", "{count} stone"),
     Resource.IRON: NC_("amount, as an object", "{count} iron", "{count} iron"),
