@@ -147,9 +147,9 @@ class MountainBot(commands.Bot):
 
     async def delivered(self, game_id: int, *, quick: bool = False) -> Delivery:
         """Deliver a game's owed messages now and let the scheduler play any AI seat.
-        With `quick`, slow messages are left (`Delivery.left`) for `answer` to have
-        delivered in the background after the answer (the scheduler's round waits for
-        it too: it would make them at once)."""
+        With `quick`, slow messages are left (`Delivery.left`): `answer` has them
+        delivered in the background once the player is answered, and only then wakes
+        the scheduler (whose round would make them at once)."""
         delivery = await self.courier.deliver(game_id, quick=quick)
         if not delivery.left:
             self.duties_due.set()
