@@ -1,0 +1,5 @@
+import sys
+
+from cave_troll.cli import main
+
+sys.exit(main())
