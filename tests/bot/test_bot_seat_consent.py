@@ -40,8 +40,8 @@ async def keep_one(player: Any, thread: Any) -> None:
 
 async def moves_by(bot: Any, game_id: int, seat: int) -> list[int | None]:
     """Who kept the seat's starting trolls (the gates are placed before any seat changes
-    hands)."""
-    log = await bot.service.log(game_id)
+    hands): from the stored log, which holds the secret draft's keeps too."""
+    log = await bot.service.store.actions(game_id)
     return [e.user_id for e in log if e.seat == seat and e.notation.startswith("keep")]
 
 

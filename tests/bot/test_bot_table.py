@@ -140,7 +140,7 @@ async def test_a_stale_draft_button_says_so_and_the_last_keep_reveals_and_calls_
         stale_id = buttons_of(old.response)[0]["custom_id"]
         refused = await alice.click(old.response.message, custom_id=stale_id)
         assert "draft moved on" in refused.followups[-1].content
-        log = await bot.service.log(game_id)
+        log = await bot.service.log(game_id, alice.id)  # her keeps are hers to read
         kept = [e for e in log if e.user_id == alice.id and e.notation.startswith("keep")]
         assert len(kept) == 2
         # finishing the draft from the newest message posts it, with the board, and
@@ -158,7 +158,9 @@ async def test_a_stale_draft_button_says_so_and_the_last_keep_reveals_and_calls_
         assert state.phase == "play"
         first = seats_to_act(state)[0]
         first_player = (await bot.service.info(game_id)).seats[first].user_id
-        assert f"<@{first_player}>: it's your turn" in posts[0].content
+        # the call names the player once, by mention, beside their colour
+        colour = (await bot.service.info(game_id)).seats[first].label.capitalize()
+        assert f"<@{first_player}> ({colour}): it's your turn" in posts[0].content
         assert posts[0].raw_mentions == [first_player]
         assert [a.filename for a in posts[0].attachments] == ["board.png"]
         # it is the last post: no ping of its own follows
