@@ -20,8 +20,9 @@ of its own, so each caller gets its own true answer.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,6 +38,47 @@ Many = Callable[[aiosqlite.Connection, Sequence["Job"]], Awaitable[list[Outcome]
 
 # the most write jobs committed in one transaction
 MAX_BATCH = 128
+# the first word of a statement that changes rows
+_CHANGES = ("INSERT", "UPDATE", "DELETE", "REPLACE", "WITH")
+
+
+class WriterConnection(sqlite3.Connection):
+    """The writer's sqlite3 connection (`aiosqlite.connect(..., factory=...)`): it
+    refuses a statement that changes rows outside a transaction.
+
+    Why a subclass: the writer queues several statements of a transaction at once
+    (`pipeline`) so that they cost one wait for the connection's thread, not one each.
+    If one of them fails in a way that makes SQLite roll the whole transaction back (a
+    full disk, an I/O error), the statements queued after it would otherwise run in
+    autocommit mode and store part of a write that was never acknowledged. The check
+    runs on the connection's own thread, just before each statement, where aiosqlite's
+    public API cannot look."""
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        _refuse_outside_a_transaction(self, sql)
+        return super().execute(sql, parameters)
+
+    def executemany(self, sql: str, parameters: Iterable[Any], /) -> sqlite3.Cursor:
+        _refuse_outside_a_transaction(self, sql)
+        return super().executemany(sql, parameters)
+
+
+def _refuse_outside_a_transaction(db: sqlite3.Connection, sql: str) -> None:
+    if not db.in_transaction and sql.lstrip()[:7].upper().startswith(_CHANGES):
+        raise sqlite3.OperationalError("a change outside a transaction was refused")
+
+
+async def pipeline(db: aiosqlite.Connection, *calls: Awaitable[Any]) -> list[Any]:
+    """Await calls on `db` queued all at once, in order (the connection's thread runs
+    them one after another, with no wait for the event loop between them); their
+    results, or the first error once all have finished. Changes among them must be in
+    a transaction of the writer (see `WriterConnection`)."""
+    queued = [asyncio.ensure_future(call) for call in calls]
+    results = await asyncio.gather(*queued, return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+    return results
 
 
 @dataclass(eq=False, slots=True)
@@ -116,12 +158,19 @@ class Writer:
         """One write job in a transaction of its own."""
         db = self.db
         try:
-            await db.execute("BEGIN IMMEDIATE")
+            # queued with the job's first statements: if it fails, they change nothing
+            # outside a transaction (`WriterConnection`), and the job hears its error
+            begin = asyncio.ensure_future(db.execute("BEGIN IMMEDIATE"))
+            await asyncio.sleep(0)  # let the BEGIN take its place in the queue first
             try:
                 value = await job.work(db)
+                await begin
                 await db.execute("COMMIT")
             except BaseException:
+                (began,) = await asyncio.gather(begin, return_exceptions=True)
                 await rollback(db)
+                if isinstance(began, Exception):  # the job's error came from that
+                    raise began from None
                 raise
         except Exception as exc:
             return False, exc

@@ -87,15 +87,16 @@ def ts(at: datetime) -> float:
     return at.timestamp()
 
 
-def dt(value: float) -> datetime:
-    return datetime.fromtimestamp(value, UTC)
+def dt(value: float | str) -> datetime:
+    """A stored time (Unix seconds; text from SQLite's JSON rows)."""
+    return datetime.fromtimestamp(float(value), UTC)
 
 
 def maybe_ts(at: datetime | None) -> float | None:
     return None if at is None else ts(at)
 
 
-def maybe_dt(value: float | None) -> datetime | None:
+def maybe_dt(value: float | str | None) -> datetime | None:
     return None if value is None else dt(value)
 
 

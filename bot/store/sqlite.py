@@ -9,8 +9,9 @@ its write only after that commit (bot/store/group_commit.py). The log's appends 
 batch run as one: each statement once for all of them. Writes use `BEGIN IMMEDIATE`,
 which takes the file's write lock up front so two processes queue instead of failing
 on an upgrade. Reads go to a few reader connections beside the writer, a read of
-several statements in a read transaction (one snapshot of the file), its statements
-queued at once. Rows are read by column name (`aiosqlite.Row`).
+one statement each (one snapshot of the file, one trip to the connection's thread; a
+game's load gathers its seats and log as JSON). Rows are read by column name
+(`aiosqlite.Row`).
 
     >>> store = SqliteStore("data/games.db")      # doctest: +SKIP
     >>> async with store: ...                      # doctest: +SKIP
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 import aiosqlite
+import orjson
 
 from bot.store.base import Store
 from bot.store.errors import (
@@ -43,7 +45,7 @@ from bot.store.errors import (
     StoreReadOnlyError,
     StoreUnusableError,
 )
-from bot.store.group_commit import Job, Outcome, Writer, rollback
+from bot.store.group_commit import Job, Outcome, Writer, WriterConnection, pipeline, rollback
 from bot.store.integrity import genesis, next_chain, state_digest
 from bot.store.migrations import LATEST_VERSION, MIGRATIONS
 from bot.store.records import (
@@ -114,13 +116,38 @@ _HEADS = (
     " ON a.game_id = g.id AND a.seq = (SELECT MAX(seq) FROM actions WHERE game_id = g.id)"
     " WHERE g.id IN (SELECT value FROM json_each(?))"
 )
-# a game with its snapshot and, in one pass over the game's keys, the log's count (a
-# gap shows as fewer entries than the last seq), last seq and chain value where the
-# snapshot stands
+
+
+def _json_object(columns: str, *, reals: set[str], texts: set[str]) -> str:
+    """SQLite's JSON object of a row's `columns` (a list as in `SEAT_COLUMNS`), for a
+    row read inside another (`json_group_array`): REAL columns as exact text (JSON's
+    numbers keep only 15 digits), TEXT columns cast (a BLOB written in their place reads
+    as damaged text, as the column itself would)."""
+    parts = []
+    for name in (c.strip() for c in columns.split(",")):
+        value = name
+        if name in reals:
+            value = f"printf('%!.17g', {name})"
+        elif name in texts:
+            value = f"CAST({name} AS TEXT)"
+        parts.append(f"'{name}', {value}")
+    return f"json_object({', '.join(parts)})"
+
+
+# a game with its snapshot, its seats and the log after the snapshot, and, in one pass
+# over the game's keys, the log's count (a gap shows as fewer entries than the last
+# seq), last seq and chain value where the snapshot stands: one statement (one trip to
+# the connection's thread, one snapshot of the file), the rows of seats and log as JSON
 _LOAD_GAME = (
     f"SELECT {', '.join('g.' + c.strip() for c in GAME_COLUMNS.split(','))},"
     " s.seq AS snapshot_seq, s.state, s.chain AS snapshot_chain, s.digest,"
-    " l.entries, l.last, l.chain AS log_chain"
+    " l.entries, l.last, l.chain AS log_chain,"
+    " (SELECT json_group_array("
+    + _json_object(SEAT_COLUMNS, reals={"joined_at"}, texts={"colour", "name"})
+    + ") FROM seats WHERE game_id = g.id) AS seats,"
+    " (SELECT json_group_array("
+    + _json_object(ACTION_COLUMNS, reals={"created_at"}, texts={"notation", "story", "chain"})
+    + ") FROM actions WHERE game_id = g.id AND seq > COALESCE(s.seq, 0)) AS later"
     " FROM games g LEFT JOIN snapshots s ON s.game_id = g.id,"
     " (SELECT COUNT(*) AS entries, MAX(seq) AS last,"
     " MAX(CASE WHEN seq = (SELECT seq FROM snapshots WHERE game_id = ?1) THEN chain END)"
@@ -185,7 +212,7 @@ class SqliteStore(Store):
         memory = self.path == ":memory:"
         if not memory:
             refuse_unusable(Path(self.path), read_only=self.read_only)
-        db = await self._connect()
+        db = await self._connect(writer=True)
         self._connections.append(db)
         self._writer = Writer(db)
         try:
@@ -202,13 +229,17 @@ class SqliteStore(Store):
             await self.close()
             raise
 
-    async def _connect(self, *, reader: bool = False) -> Db:
+    async def _connect(self, *, reader: bool = False, writer: bool = False) -> Db:
         """A connection as every one of ours is set up (explicit transactions; damaged
         bytes in a text column read as U+FFFD instead of raising: the checks of chain,
         digest and JSON then report them like any other damage)."""
         target = f"{Path(self.path).resolve().as_uri()}?mode=ro" if self.read_only else self.path
         db = await aiosqlite.connect(
-            target, isolation_level=None, timeout=self._busy_timeout_ms / 1000, uri=self.read_only
+            target,
+            isolation_level=None,
+            timeout=self._busy_timeout_ms / 1000,
+            uri=self.read_only,
+            factory=WriterConnection if writer else sqlite3.Connection,
         )
         try:
             db.row_factory = aiosqlite.Row
@@ -263,7 +294,8 @@ class SqliteStore(Store):
                 await db.close()
 
     async def schema_version(self) -> int:
-        return await self._read(_user_version)
+        rows = await self._query("PRAGMA user_version")
+        return int(rows[0]["user_version"])
 
     async def migrate(self) -> list[int]:
         return await self._run(self._migrate)
@@ -305,19 +337,6 @@ class SqliteStore(Store):
         """Run `work` on the writer's connection as it is (no transaction of ours)."""
         result: T = await self._writer_or_raise().submit(work)
         return result
-
-    async def _read(self, work: Callable[[Db], Awaitable[T]]) -> T:
-        """Run `work` in a read transaction: its statements see one consistent database.
-        Its statements may be queued at once (`_fetch_all`): they run in order."""
-        writer = self._writer_or_raise()
-        if self._free is None:  # one connection: between the writes
-            result: T = await writer.submit(lambda db: _in_read_transaction(db, work))
-            return result
-        db = await self._free.get()
-        try:
-            return await _in_read_transaction(db, work)
-        finally:
-            self._free.put_nowait(db)
 
     async def _query(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
         """The rows of one SELECT (one statement sees one snapshot by itself)."""
@@ -553,20 +572,7 @@ class SqliteStore(Store):
     # --- the action log ----------------------------------------------------------------
 
     async def load_game(self, game_id: int) -> StoredGame | None:
-        async def work(db: Db) -> tuple[list[Row], list[Row], list[Row]]:
-            game, seats, later = await _fetch_all(
-                db,
-                (_LOAD_GAME, (game_id,)),
-                (_SEATS, (game_id,)),
-                (
-                    f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = ?1 AND seq >"
-                    " COALESCE((SELECT seq FROM snapshots WHERE game_id = ?1), 0) ORDER BY seq",
-                    (game_id,),
-                ),
-            )
-            return game, seats, later
-
-        rows, seats, later = await self._read(work)
+        rows = await self._query(_LOAD_GAME, (game_id,))
         if not rows:
             return None
         row = rows[0]
@@ -579,15 +585,16 @@ class SqliteStore(Store):
                 row["snapshot_chain"],
                 row["digest"],
             )
-        at = None if snapshot is None else snapshot.seq
+        seats = sorted((seat_from(r) for r in orjson.loads(row["seats"])), key=lambda s: s.seat)
+        later = sorted((action_from(r) for r in orjson.loads(row["later"])), key=lambda a: a.seq)
         return StoredGame(
             game_from(row),
-            tuple(seat_from(r) for r in seats),
+            tuple(seats),
             snapshot,
-            tuple(action_from(r) for r in later),
+            tuple(later),
             int(row["last"] or 0),
             int(row["entries"]),
-            genesis(game_id) if at == 0 else row["log_chain"],
+            genesis(game_id) if snapshot is not None and snapshot.seq == 0 else row["log_chain"],
         )
 
     async def actions(self, game_id: int, *, after: int = 0) -> list[ActionRecord]:
@@ -1111,34 +1118,34 @@ async def _append_all(db: Db, appends: Sequence[_Append], *, alone: bool) -> lis
         seats += append.seats
     if not accepted:
         return outcomes
+    owed = [
+        (a.action.game_id, a.action.seq, m, a.action.created_at)
+        for _, a in accepted
+        for m in a.owed
+    ]
+    # every statement queued at once (see `pipeline`): one wait for the thread
+    statements = _owed_statements(owed)
+    calls: list[Awaitable[Any]] = [
+        db.executemany(_INSERT_ACTION, actions),
+        *([db.executemany(_INSERT_INTERACTION, interactions)] if interactions else []),
+        db.executemany(_PUT_SNAPSHOT + _FORWARD_ONLY, snapshots),
+        db.executemany(_SET_STATUS, games),
+        *_replace_waiting_calls(db, waiting),
+        *_update_seats_calls(db, seats),
+        *(_all(db, sql, params) for sql, params in statements),
+    ]
     try:
-        await db.executemany(_INSERT_ACTION, actions)
+        results = await pipeline(db, *calls)
     except sqlite3.IntegrityError as exc:
         if alone and "actions.game_id, actions.seq" in str(exc):
             action = appends[0].action
             raise SeqConflictError(action.game_id, action.seq, action.seq - 1) from exc
+        if alone and "interactions.interaction_id" in str(exc) and interactions:
+            raise DuplicateInteractionError(interactions[0][0]) from exc
         raise
-    if interactions:
-        try:
-            await db.executemany(_INSERT_INTERACTION, interactions)
-        except sqlite3.IntegrityError as exc:
-            if alone:
-                raise DuplicateInteractionError(interactions[0][0]) from exc
-            raise
-    await db.executemany(_PUT_SNAPSHOT + _FORWARD_ONLY, snapshots)
-    await db.executemany(_SET_STATUS, games)
-    await _replace_waiting(db, waiting)
-    await _update_seats(db, seats)
-    owed = await _insert_owed_rows(
-        db,
-        [
-            (a.action.game_id, a.action.seq, m, a.action.created_at)
-            for _, a in accepted
-            for m in a.owed
-        ],
-    )
+    ids = _owed_ids(results[len(calls) - len(statements) :])
     for at, append in accepted:
-        outcomes[at] = (True, owed.get(append.action.game_id, []))
+        outcomes[at] = (True, ids.get(append.action.game_id, []))
     return outcomes
 
 
@@ -1151,34 +1158,11 @@ _BALLOTS = (
 )
 
 
-async def _in_read_transaction(db: Db, work: Callable[[Db], Awaitable[T]]) -> T:
-    """`work` in a read transaction: every statement of it sees the same snapshot. The
-    BEGIN and the ROLLBACK are queued with its statements, not waited for apart."""
-    begin = asyncio.ensure_future(db.execute("BEGIN"))
-    await asyncio.sleep(0)  # let the BEGIN take its place in the connection's queue
-    try:
-        return await work(db)
-    finally:
-        end = asyncio.ensure_future(db.execute("ROLLBACK"))
-        await asyncio.gather(begin, end, return_exceptions=True)
-
-
 async def _heads(db: Db, game_ids: Iterable[int]) -> dict[int, tuple[str, int, str | None]]:
     """Each game's status and its log's last entry (seq, chain value; 0 and None for an
     empty log); a missing game is absent."""
     rows = await _all(db, _HEADS, (json.dumps(sorted(game_ids)),))
     return {r["id"]: (r["status"], int(r["seq"] or 0), r["chain"]) for r in rows}
-
-
-async def _fetch_all(db: Db, *statements: tuple[str, Iterable[Any]]) -> list[list[Row]]:
-    """The rows of several SELECTs, queued at once: they run one after another on the
-    connection's thread with no wait for the event loop between them."""
-    queued = [asyncio.ensure_future(_all(db, sql, params)) for sql, params in statements]
-    results = await asyncio.gather(*queued, return_exceptions=True)
-    for result in results:
-        if isinstance(result, BaseException):
-            raise result
-    return [r for r in results if not isinstance(r, BaseException)]
 
 
 async def _all(db: Db, sql: str, params: Iterable[Any] = ()) -> list[Row]:
@@ -1224,25 +1208,28 @@ async def _seats(db: Db, game_id: int) -> list[SeatRecord]:
 
 
 async def _update_seats(db: Db, seats: Sequence[SeatRecord]) -> None:
-    if seats:
-        await db.executemany(
-            _UPDATE_SEATS,
-            [
-                (
-                    s.user_id,
-                    s.colour,
-                    s.team,
-                    s.substitute_id,
-                    int(s.autopilot),
-                    int(s.ai),
-                    int(s.skip_turn),
-                    s.name,
-                    s.game_id,
-                    s.seat,
-                )
-                for s in seats
-            ],
+    await pipeline(db, *_update_seats_calls(db, seats))
+
+
+def _update_seats_calls(db: Db, seats: Sequence[SeatRecord]) -> list[Awaitable[Any]]:
+    if not seats:
+        return []
+    rows = [
+        (
+            s.user_id,
+            s.colour,
+            s.team,
+            s.substitute_id,
+            int(s.autopilot),
+            int(s.ai),
+            int(s.skip_turn),
+            s.name,
+            s.game_id,
+            s.seat,
         )
+        for s in seats
+    ]
+    return [db.executemany(_UPDATE_SEATS, rows)]
 
 
 async def _move_reminder(db: Db, game_id: int, seat: int, next_at: datetime) -> None:
@@ -1255,25 +1242,28 @@ async def _move_reminder(db: Db, game_id: int, seat: int, next_at: datetime) -> 
 async def _replace_waiting(
     db: Db, games: Sequence[tuple[int, Sequence[ReminderRecord], Collection[int]]]
 ) -> None:
+    await pipeline(db, *_replace_waiting_calls(db, games))
+
+
+def _replace_waiting_calls(
+    db: Db, games: Sequence[tuple[int, Sequence[ReminderRecord], Collection[int]]]
+) -> list[Awaitable[Any]]:
     """Make each game's `waiting` the seats it awaits: seats awaited before and now keep
     their row (their waiting time, missed reminders and mute stay), except those of its
     `renew` (awaited anew), whose row is written afresh."""
     if not games:
-        return
-    await db.executemany(
-        _FORGET_WAITING,
-        [
-            (game_id, json.dumps(sorted({r.seat for r in waiting})), json.dumps(sorted(set(renew))))
-            for game_id, waiting, renew in games
-        ],
-    )
+        return []
+    forget = [
+        (game_id, json.dumps(sorted({r.seat for r in waiting})), json.dumps(sorted(set(renew))))
+        for game_id, waiting, renew in games
+    ]
     rows = [
         (game_id, r.seat, ts(r.waiting_since), ts(r.next_at), r.missed, int(r.muted_for_turn))
         for game_id, waiting, _ in games
         for r in waiting
     ]
-    if rows:
-        await db.executemany(_AWAIT, rows)
+    calls: list[Awaitable[Any]] = [db.executemany(_FORGET_WAITING, forget)]
+    return [*calls, db.executemany(_AWAIT, rows)] if rows else calls
 
 
 async def _insert_owed(
@@ -1286,17 +1276,17 @@ async def _insert_owed(
     if seq is None:
         row = await _one(db, "SELECT MAX(seq) AS seq FROM actions WHERE game_id = ?", (game_id,))
         seq = 0 if row is None or row["seq"] is None else int(row["seq"])
-    ids = await _insert_owed_rows(db, [(game_id, seq, m, at) for m in owed])
-    return ids.get(game_id, [])
+    statements = _owed_statements([(game_id, seq, m, at) for m in owed])
+    found = await pipeline(db, *(_all(db, sql, params) for sql, params in statements))
+    return _owed_ids(found).get(game_id, [])
 
 
-async def _insert_owed_rows(
-    db: Db, owed: Sequence[tuple[int, int, NewOwed, datetime]]
-) -> dict[int, list[int]]:
-    """Store owed messages (game, seq, message, when), in as few statements as the
-    parameter limit allows; the ids of each game's, in the order given (ids count up
-    as rows go in)."""
-    ids: dict[int, list[int]] = {}
+def _owed_statements(
+    owed: Sequence[tuple[int, int, NewOwed, datetime]],
+) -> list[tuple[str, list[Any]]]:
+    """The statements that store owed messages (game, seq, message, when), as few as
+    the parameter limit allows; each returns the ids and games of its rows."""
+    statements = []
     for start in range(0, len(owed), OWED_PER_STATEMENT):
         part = owed[start : start + OWED_PER_STATEMENT]
         params = [
@@ -1304,11 +1294,15 @@ async def _insert_owed_rows(
             for game_id, seq, m, at in part
             for value in (game_id, seq, m.kind, m.payload, ts(at), ts(m.due_at or at))
         ]
-        rows = await _all(
-            db,
-            _OWED_INTO + ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(part)) + " RETURNING id, game_id",
-            params,
-        )
+        marks = ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(part))
+        statements.append((f"{_OWED_INTO}{marks} RETURNING id, game_id", params))
+    return statements
+
+
+def _owed_ids(results: Sequence[list[Row]]) -> dict[int, list[int]]:
+    """Each game's owed messages' ids, in the order given (ids count up as rows go in)."""
+    ids: dict[int, list[int]] = {}
+    for rows in results:
         for r in rows:
             ids.setdefault(int(r["game_id"]), []).append(int(r["id"]))
     return {game_id: sorted(found) for game_id, found in ids.items()}

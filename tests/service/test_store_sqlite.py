@@ -3,7 +3,10 @@ own constraints (the key that turns a racing append into a clean refusal)."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,7 @@ from bot.store import (
     SeqConflictError,
     SnapshotRecord,
     SqliteStore,
+    StoreError,
 )
 from bot.store import sqlite as sqlite_module
 
@@ -139,3 +143,29 @@ async def test_a_version_5_database_keeps_each_players_language(tmp_path: Path) 
         assert await store.notification_prefs([7]) == {7: NotificationPrefs(7, dm_opt_in=True)}
         await store.put_language(7, "es")
         assert (await store.notification_prefs([7]))[7].language == "es"
+
+
+async def test_a_backup_into_a_missing_folder_is_one_sentence(tmp_path: Path) -> None:
+    """`python -m bot backup /missing/folder/x.db` answers in one line (no traceback),
+    exits 1 and makes no folder; the store says the same."""
+    path = tmp_path / "g.db"
+    target = tmp_path / "missing" / "folder" / "x.db"
+    async with SqliteStore(path) as store:
+        with pytest.raises(StoreError, match="does not exist") as caught:
+            await store.backup(target)
+        assert "\n" not in str(caught.value)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "backup", str(target)],
+        cwd=Path(__file__).resolve().parents[2],
+        env={**os.environ, "DATABASE_PATH": str(path), "DISCORD_TOKEN": ""},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        f"backup: The folder {target.parent} does not exist; create it or choose another"
+        " place for the backup."
+    ]
+    assert not (tmp_path / "missing").exists()

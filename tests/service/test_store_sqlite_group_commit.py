@@ -147,3 +147,29 @@ async def test_reads_do_not_wait_for_the_writer(tmp_path: Path) -> None:
         await write
         loaded = await store.load_game(game_id)
         assert loaded is not None and loaded.last_seq == 1
+
+
+async def test_the_writer_refuses_a_change_outside_a_transaction(tmp_path: Path) -> None:
+    """The writer queues a transaction's statements at once; if SQLite rolls the
+    transaction back half-way (a full disk), the statements queued after it must not
+    run in autocommit mode: the writer's connection (`WriterConnection`, a sqlite3
+    subclass given to aiosqlite) refuses any change outside a transaction."""
+
+    async def torn(db: aiosqlite.Connection) -> list[Any]:
+        return await asyncio.gather(
+            db.execute("BEGIN IMMEDIATE"),
+            db.execute("INSERT INTO digests (user_id) VALUES (1)"),
+            db.execute("ROLLBACK"),  # as SQLite does by itself after some errors
+            db.execute("INSERT INTO digests (user_id) VALUES (2)"),
+            db.executemany("INSERT INTO digests (user_id) VALUES (?)", [(3,)]),
+            return_exceptions=True,
+        )
+
+    async with SqliteStore(tmp_path / "g.db") as store:
+        outcomes = await store._on_writer(torn)
+        refused = [o for o in outcomes if isinstance(o, Exception)]
+        assert len(refused) == 2
+        assert all("outside a transaction" in str(o) for o in refused)
+        assert await store._query("SELECT user_id FROM digests") == []
+        # PRAGMAs and reads still run outside one
+        await store._on_writer(lambda db: db.execute("PRAGMA user_version"))
