@@ -74,7 +74,10 @@ def target_ref(state: State, piece: Piece) -> Ref:
 def _place(state: State, seat: int, c: Census) -> Iterator[Action]:
     assert state.turn is not None and state.turn.placing is not None
     token = state.turn.placing
-    for at in load_board().locations:
+    board = load_board()
+    # the places it could go (the refusal decides): entrances for an adventurer, else rooms
+    candidates = board.entrances if token in ADVENTURERS else board.rooms
+    for at in candidates:
         if place_refusal(state, token, at) is None:
             yield Place(at)
 

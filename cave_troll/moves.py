@@ -8,6 +8,7 @@ A plain step goes through a door, or from an entrance to any other entrance (l.7
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -42,16 +43,17 @@ class Census:
 
 
 def census(state: State) -> Census:
-    crowd: dict[str, int] = {}
-    trolls: set[str] = set()
+    pieces = state.pieces
     knights: dict[str, set[int]] = {}
-    for p in state.pieces:
-        crowd[p.at] = crowd.get(p.at, 0) + 1
-        if p.kind == "troll":
-            trolls.add(p.at)
-        elif p.kind == "knight":
+    for p in pieces:
+        if p.kind == "knight":
             knights.setdefault(p.at, set()).add(p.owner)
-    return Census(crowd, trolls, knights, {m.room for m in state.marks})
+    return Census(
+        Counter([p.at for p in pieces]),
+        {p.at for p in pieces if p.kind == "troll"},
+        knights,
+        {m.room for m in state.marks},
+    )
 
 
 def entry_block(c: Census, piece: Piece, dest: str, cloaked: bool = False) -> str | None:

@@ -14,11 +14,11 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 
 from cave_troll import ai, engine, turns
-from cave_troll.actions import Action
+from cave_troll.actions import KINDS, Action
 from cave_troll.effects import Effect
 from cave_troll.game import Game, Move
-from cave_troll.legal import legal_actions, legal_kinds, moves_of, plays_of
-from cave_troll.moves import census
+from cave_troll.legal import legal_actions, moves_of, plays_of
+from cave_troll.moves import Census, census
 from cave_troll.state import CaveTrollConfig, State
 
 MAX_ACTIONS = 20_000
@@ -31,17 +31,32 @@ POLICY_NAMES = ("random", "delver")
 
 
 def random_action(state: State, seat: int, rng: random.Random) -> Action:
-    """A random legal action: a kind first (weighted), then for a move a piece and for
-    an artifact one held (the Helm: a piece to move), then one of their actions."""
-    kinds = legal_kinds(state, seat)
-    kind = rng.choices(kinds, [KIND_WEIGHTS.get(k, 1.0) for k in kinds])[0]
+    """A random legal action: a kind first (weighted, among those the moment allows;
+    a kind with no legal action is dropped and another drawn), then for a move a piece
+    and for an artifact one held (the Helm: a piece to move), then one of their
+    actions."""
+    allowed = turns.allowed_kinds(state, seat)
+    kinds = [k for k in KINDS if k in allowed]
+    c = census(state)
+    while kinds:
+        kind = rng.choices(kinds, [KIND_WEIGHTS.get(k, 1.0) for k in kinds])[0]
+        action = _random_of_kind(state, seat, kind, rng, c)
+        if action is not None:
+            return action
+        kinds.remove(kind)
+    raise AssertionError("a seat awaited always has a legal action")  # pragma: no cover
+
+
+def _random_of_kind(
+    state: State, seat: int, kind: str, rng: random.Random, c: Census
+) -> Action | None:
     if kind == "move":
         mine = [p for p in state.pieces if p.owner == seat and p.kind != "troll"]
-        c = census(state)
         for piece in rng.sample(mine, len(mine)):
             moves = list(moves_of(state, seat, piece, c))
             if moves:
                 return rng.choice(moves)
+        return None
     if kind == "play":
         held = sorted(set(state.players[seat].artifacts))
         for artifact in rng.sample(held, len(held)):
@@ -49,10 +64,12 @@ def random_action(state: State, seat: int, rng: random.Random) -> Action:
             if artifact == "helm":
                 theirs = [p for p in state.pieces if p.owner != seat and p.kind != "troll"]
                 target = rng.choice(theirs) if theirs else None
-            plays = list(plays_of(state, seat, artifact, target))
+            plays = list(plays_of(state, seat, artifact, target, c))
             if plays:
                 return rng.choice(plays)
-    return rng.choice(legal_actions(state, seat, kind))
+        return None
+    options = legal_actions(state, seat, kind)
+    return rng.choice(options) if options else None
 
 
 def policy_named(name: str) -> Policy:
