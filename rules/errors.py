@@ -102,12 +102,18 @@ class Listed:
 @dataclass(frozen=True, slots=True)
 class Amounts:
     """Resources with a count each, in order: (resource id, count); the id None is
-    any resource. English: "2 stone, 1 resource"."""
+    any resource. English: "2 stone, 1 resource, 22 resources" (stone, iron and
+    heartstone are masses; the others are counted)."""
 
     counts: tuple[tuple[str | None, int], ...]
 
     def __str__(self) -> str:
-        return ", ".join(f"{n} {name or 'resource'}" for name, n in self.counts)
+        return ", ".join(_english_amount(name or "resource", n) for name, n in self.counts)
+
+
+def _english_amount(name: str, count: int) -> str:
+    mass = name in ("stone", "iron", "heartstone")
+    return f"{count} {name}" if mass or count == 1 else f"{count} {name}s"
 
 
 @dataclass(frozen=True, slots=True)
