@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from helpers import drafted_game, gated_game
 
-from rules.errors import ECHO_LIMIT, RulesError, clause, echo
+from rules.errors import ECHO_LIMIT, Amounts, RulesError, clause, echo
 from rules.game import Game
 from rules.legal import legal_actions
 from rules.steps import seats_to_act
@@ -163,7 +163,5 @@ def test_a_refusal_inside_another_sentence_begins_in_lower_case() -> None:
 def test_the_rules_english_counts_pieces_and_keeps_masses() -> None:
     """The rules' own English (the CLI, a refusal read without the bot) counts coins,
     carts, hammers, runes and "resources", and says stone, iron and heartstone as masses."""
-    from rules.errors import Amounts
-
     told = str(Amounts(((None, 22), ("coin", 2), ("cart", 1), ("stone", 5), ("iron", 1))))
     assert told == "22 resources, 2 coins, 1 cart, 5 stone, 1 iron"
