@@ -11,9 +11,11 @@ stack or of the artifact pile), scoring each legal action by how it changes the 
   within reach, less for each step away) and fear an opponent's Orc beside them; its
   Orcs and Wraiths like the company of an opponent's adventurer. A Knight that walks
   into Orcs discards them.
-- **Draws** bring pieces in and are worth a fixed amount, except the last token of its
+- **Draws** bring pieces in and are worth a fixed amount, more for each draw it is behind
+  the pace of two a round (so a game always goes on), except the last token of its
   stack, drawn only when the gold it could count on then (the gold it has, the rooms it
-  holds, its artifacts and the bonus for ending) beats everyone else's.
+  holds, its artifacts and the bonus for ending) beats everyone else's (or after 30
+  rounds, three times a game's length, so that a game of Delvers always ends).
 - **Artifacts** are played when the effect is worth more than the gold the artifact
   gives if kept: the Wand on its richest room, the Mark in the richest empty room (worth
   its value at every count still to come), the Helm to pull an opponent out of a room,
@@ -67,12 +69,16 @@ OPPONENT = 0.5  # an opponent's gold against ours
 TIE = 0.2  # a room shared in a tie, per gold of its value
 PULL = 0.3  # an adventurer's pull toward rich rooms
 ORC_FEAR = 1.0  # an adventurer of ours beside an opponent's Orc
-HUNT = 0.7  # a monster of ours beside an opponent's adventurer
+HUNT = 2.0  # a monster of ours beside an opponent's adventurer
+STALK = 0.25  # ... one step from one, of that
 KNIGHT_KILL = 1.0  # an Orc a Knight discards
 DRAW = 1.2  # a draw that does not end the game
+PACE = 2  # draws a round that keep a game going
+LATE = 0.5  # a draw's worth for each draw behind that pace
 VICTIM = 1.0  # an opponent's adventurer an Orc discards, beyond the rooms
 TROLL_PIECE = 0.4  # an opponent's piece in the Troll's room (ours: against us)
 ENDING = 50.0  # ending the game: for it if ahead, against if not
+STALLED = 30  # rounds after which it ends the game even when behind (twice a long game)
 
 
 def choose_action(state: State, seat: int, rng: random.Random) -> Action:
@@ -149,9 +155,20 @@ class _Judge:
                 continue
             if p.kind in ADVENTURERS:
                 worth += PULL * _pull(location) - (ORC_FEAR if their_orc else 0.0)
-            elif p.kind in ("orc", "wraith") and their_adventurer:
-                worth += HUNT
+            elif p.kind in ("orc", "wraith"):
+                if their_adventurer:
+                    worth += HUNT
+                elif self._prey_beside(location):
+                    worth += HUNT * STALK
         return worth
+
+    def _prey_beside(self, location: str) -> bool:
+        """Whether an opponent's adventurer is one plain step from `location`."""
+        near = self.board.steps[location]
+        return any(
+            p.at in near and p.owner != self.seat and p.kind in ADVENTURERS
+            for p in self.state.pieces
+        )
 
     def relocated(self, piece: Piece, dest: str) -> float:
         """The change if `piece` went to `dest` (a Knight's Orcs discarded too)."""
@@ -209,7 +226,7 @@ class _Judge:
             victim = self._theirs(action.target)
             if victim.owner == seat:
                 return -VICTIM
-            return self.removed(victim) + VICTIM
+            return self.removed(victim) + VICTIM + HUNT  # the hunt is over: not a loss
         return self._artifact(action) - self._kept(action)
 
     def _theirs(self, ref: Ref) -> Piece:
@@ -221,12 +238,18 @@ class _Judge:
 
     def _draw(self) -> float:
         state, seat = self.state, self.seat
-        if len(state.players[seat].stack) > 1:
-            return DRAW
+        left = len(state.players[seat].stack)
+        if left > 1:
+            # behind the pace of a game (so many draws a round), drawing is worth more:
+            # shuffling pieces to and fro never ends a game
+            drawn = sum(load_content().mix.stack(state.n).values()) - left
+            behind = PACE * (state.turns // state.n) - drawn
+            return DRAW + LATE * max(0, behind)
         ahead = self._projected(seat, ending=True) > max(
             self._projected(s, ending=False) for s in range(state.n) if s != seat
         )
-        return ENDING if ahead else -ENDING
+        stalled = state.turns // state.n >= STALLED
+        return ENDING if ahead or stalled else -ENDING
 
     def _projected(self, seat: int, *, ending: bool) -> int:
         """The gold `seat` could count on if the game ended now."""

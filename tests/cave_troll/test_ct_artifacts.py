@@ -10,6 +10,7 @@ from cave_troll.legal import legal_actions
 from cave_troll.scoring import final_outcome, room_score
 
 
+@quotes(58, "Zagraj artefakt")
 @quotes(
     92,
     "Jeśli posiadasz żeton artefaktu, możesz wykorzystać jedną akcję aby zagrać jego"

@@ -144,7 +144,6 @@ def test_a_turn_has_four_actions() -> None:
 
 @quotes(50, "Przesuń jeden ze swoich żetonów")
 @quotes(54, "Wykorzystaj dodatkowe zdolności potworów (ork, upiór).")
-@quotes(58, "Zagraj artefakt")
 @quotes(
     62,
     "Gracz w czasie swojej tury wykorzystał swoje cztery akcje na: dobranie dwóch żetonów ze"
