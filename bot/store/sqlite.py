@@ -154,23 +154,63 @@ _LOAD_GAME = (
     " AS chain FROM actions WHERE game_id = ?1) l"
     " WHERE g.id = ?1"
 )
-_INSERT_ACTION = f"INSERT INTO actions ({ACTION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-_INSERT_INTERACTION = f"INSERT INTO interactions ({INTERACTION_COLUMNS}) VALUES (?, ?, ?, ?, ?)"
 _PUT_SNAPSHOT = (
     "INSERT INTO snapshots (game_id, seq, state, chain, digest) VALUES (?, ?, ?, ?, ?)"
     " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, state = excluded.state,"
     " chain = excluded.chain, digest = excluded.digest"
 )
 _FORWARD_ONLY = " WHERE excluded.seq >= snapshots.seq"
-_SET_STATUS = "UPDATE games SET status = COALESCE(?, status), updated_at = ? WHERE id = ?"
-# the seats no longer awaited (not in the first JSON list) or awaited anew (the second)
+# the seats no longer awaited (not in the JSON rows of `awaited`, whose first value is
+# the seat) or awaited anew (the JSON list `renew`), then the seats awaited (rows
+# [seat, waiting since, next reminder, missed, muted]) that have no row yet
 _FORGET_WAITING = (
-    "DELETE FROM reminders WHERE game_id = ? AND (seat NOT IN (SELECT value FROM json_each(?))"
-    " OR seat IN (SELECT value FROM json_each(?)))"
+    "DELETE FROM reminders WHERE game_id = {game} AND (seat NOT IN"
+    " (SELECT json_extract(value, '$[0]') FROM json_each({awaited}))"
+    " OR seat IN (SELECT value FROM json_each({renew})))"
 )
 _AWAIT = (
-    f"INSERT INTO reminders ({REMINDER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
-    " ON CONFLICT (game_id, seat) DO NOTHING"
+    f"INSERT INTO reminders ({REMINDER_COLUMNS}) SELECT {{game}},"
+    " json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),"
+    " json_extract(value, '$[3]'), json_extract(value, '$[4]') FROM json_each({awaited})"
+    " WHERE true ON CONFLICT (game_id, seat) DO NOTHING"
+)
+# A log entry with everything stored beside it (the interaction that caused it, the
+# snapshot after it, the game's status and the seats awaited) is one row inserted into
+# a view of the writer's connection, whose trigger does the writing: one statement, so
+# one trip to the connection's thread, atomic by itself, for many entries at once
+# (`executemany`). PostgreSQL does the same in one statement of common table
+# expressions (bot/store/postgres.py); SQLite has no INSERT inside WITH.
+_APPEND_COLUMNS = (
+    f"{ACTION_COLUMNS}, i_id, i_game, i_seq, i_result, i_at, state, digest, status, awaited, renew"
+)
+_APPEND_VIEW = (
+    f"CREATE TEMP VIEW IF NOT EXISTS mk_append ({_APPEND_COLUMNS}) AS SELECT"
+    + ", ".join([" NULL"] * len(_APPEND_COLUMNS.split(",")))
+)
+_APPEND_TRIGGER = (
+    "CREATE TEMP TRIGGER IF NOT EXISTS mk_append_one INSTEAD OF INSERT ON mk_append BEGIN"
+    f" INSERT INTO actions ({ACTION_COLUMNS}) VALUES"
+    f" ({', '.join('NEW.' + c.strip() for c in ACTION_COLUMNS.split(','))});"
+    f" INSERT INTO interactions ({INTERACTION_COLUMNS})"
+    " SELECT NEW.i_id, NEW.i_game, NEW.i_seq, NEW.i_result, NEW.i_at"
+    " WHERE NEW.i_id IS NOT NULL;"
+    " INSERT INTO snapshots (game_id, seq, state, chain, digest)"
+    " SELECT NEW.game_id, NEW.seq, NEW.state, NEW.chain, NEW.digest WHERE true"
+    " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, state = excluded.state,"
+    " chain = excluded.chain, digest = excluded.digest WHERE excluded.seq >= snapshots.seq;"
+    " UPDATE games SET status = COALESCE(NEW.status, status), updated_at = NEW.created_at"
+    " WHERE id = NEW.game_id;"
+    " "
+    + _FORGET_WAITING.format(game="NEW.game_id", awaited="NEW.awaited", renew="NEW.renew")
+    + " AND NEW.awaited IS NOT NULL; "
+    + _AWAIT.format(game="NEW.game_id", awaited="NEW.awaited").replace(
+        "WHERE true", "WHERE NEW.awaited IS NOT NULL"
+    )
+    + "; END"
+)
+_APPEND = (
+    f"INSERT INTO mk_append ({_APPEND_COLUMNS})"
+    f" VALUES ({', '.join(['?'] * len(_APPEND_COLUMNS.split(',')))})"
 )
 _INSERT_SEATS = f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 _UPDATE_SEATS = (
@@ -282,6 +322,8 @@ class SqliteStore(Store):
                 raise StoreError(f"{self.path}: could not switch to WAL (got {mode!r})")
         await db.execute(f"PRAGMA synchronous = {self._synchronous}")
         await self._migrate(db)
+        await db.execute(_APPEND_VIEW)
+        await db.execute(_APPEND_TRIGGER)
 
     async def close(self) -> None:
         writer, self._writer = self._writer, None
@@ -1081,11 +1123,7 @@ async def _append_all(db: Db, appends: Sequence[_Append], *, alone: bool) -> lis
     heads = await _heads(db, {a.action.game_id for a in appends})
     outcomes: list[Outcome] = []
     accepted: list[tuple[int, _Append]] = []
-    actions: list[tuple[Any, ...]] = []
-    interactions: list[tuple[Any, ...]] = []
-    snapshots: list[tuple[Any, ...]] = []
-    games: list[tuple[Any, ...]] = []
-    waiting: list[tuple[int, Sequence[ReminderRecord], Collection[int]]] = []
+    rows: list[tuple[Any, ...]] = []
     seats: list[SeatRecord] = []
     for append in appends:
         action = append.action
@@ -1106,15 +1144,7 @@ async def _append_all(db: Db, appends: Sequence[_Append], *, alone: bool) -> lis
         heads[game_id] = (append.status or status, action.seq, chain)
         accepted.append((len(outcomes), append))
         outcomes.append((True, []))
-        actions.append(action_params(action, chain))
-        if append.interaction is not None:
-            i = append.interaction
-            interactions.append((i.interaction_id, i.game_id, i.seq, i.result, ts(i.created_at)))
-        snapshots.append(_snapshot_params(append.snapshot, chain))
-        games.append((append.status, ts(action.created_at), game_id))
-        awaited = append.awaited()
-        if awaited is not None:
-            waiting.append((game_id, awaited, append.renew if append.waiting is not None else ()))
+        rows.append(_append_row(append, chain))
         seats += append.seats
     if not accepted:
         return outcomes
@@ -1126,11 +1156,7 @@ async def _append_all(db: Db, appends: Sequence[_Append], *, alone: bool) -> lis
     # every statement queued at once (see `pipeline`): one wait for the thread
     statements = _owed_statements(owed)
     calls: list[Awaitable[Any]] = [
-        db.executemany(_INSERT_ACTION, actions),
-        *([db.executemany(_INSERT_INTERACTION, interactions)] if interactions else []),
-        db.executemany(_PUT_SNAPSHOT + _FORWARD_ONLY, snapshots),
-        db.executemany(_SET_STATUS, games),
-        *_replace_waiting_calls(db, waiting),
+        db.executemany(_APPEND, rows),
         *_update_seats_calls(db, seats),
         *(_all(db, sql, params) for sql, params in statements),
     ]
@@ -1140,13 +1166,44 @@ async def _append_all(db: Db, appends: Sequence[_Append], *, alone: bool) -> lis
         if alone and "actions.game_id, actions.seq" in str(exc):
             action = appends[0].action
             raise SeqConflictError(action.game_id, action.seq, action.seq - 1) from exc
-        if alone and "interactions.interaction_id" in str(exc) and interactions:
-            raise DuplicateInteractionError(interactions[0][0]) from exc
+        interaction = appends[0].interaction
+        if alone and "interactions.interaction_id" in str(exc) and interaction is not None:
+            raise DuplicateInteractionError(interaction.interaction_id) from exc
         raise
     ids = _owed_ids(results[len(calls) - len(statements) :])
     for at, append in accepted:
         outcomes[at] = (True, ids.get(append.action.game_id, []))
     return outcomes
+
+
+def _append_row(append: _Append, chain: str | None) -> tuple[Any, ...]:
+    """An append as a row of the view `mk_append` (see `_APPEND_TRIGGER`)."""
+    i = append.interaction
+    interaction = (
+        (None,) * 5
+        if i is None
+        else (i.interaction_id, i.game_id, i.seq, i.result, ts(i.created_at))
+    )
+    _, _, state, _, digest = _snapshot_params(append.snapshot, chain)
+    awaited = append.awaited()
+    return (
+        *action_params(append.action, chain),
+        *interaction,
+        state,
+        digest,
+        append.status,
+        None if awaited is None else _awaited_json(awaited),
+        json.dumps(sorted(set(append.renew)) if append.waiting is not None else []),
+    )
+
+
+def _awaited_json(waiting: Sequence[ReminderRecord]) -> str:
+    return json.dumps(
+        [
+            [r.seat, ts(r.waiting_since), ts(r.next_at), r.missed, int(r.muted_for_turn)]
+            for r in waiting
+        ]
+    )
 
 
 # --- statements and helpers ------------------------------------------------------------
@@ -1253,17 +1310,14 @@ def _replace_waiting_calls(
     `renew` (awaited anew), whose row is written afresh."""
     if not games:
         return []
-    forget = [
-        (game_id, json.dumps(sorted({r.seat for r in waiting})), json.dumps(sorted(set(renew))))
+    rows = [
+        (game_id, _awaited_json(waiting), json.dumps(sorted(set(renew))))
         for game_id, waiting, renew in games
     ]
-    rows = [
-        (game_id, r.seat, ts(r.waiting_since), ts(r.next_at), r.missed, int(r.muted_for_turn))
-        for game_id, waiting, _ in games
-        for r in waiting
+    return [
+        db.executemany(_FORGET_WAITING.format(game="?1", awaited="?2", renew="?3"), rows),
+        db.executemany(_AWAIT.format(game="?1", awaited="?2"), [r[:2] for r in rows]),
     ]
-    calls: list[Awaitable[Any]] = [db.executemany(_FORGET_WAITING, forget)]
-    return [*calls, db.executemany(_AWAIT, rows)] if rows else calls
 
 
 async def _insert_owed(
