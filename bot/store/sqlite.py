@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import math
 import os
 import sqlite3
 from collections.abc import Awaitable, Callable, Collection, Iterable, Iterator, Sequence
@@ -216,6 +217,18 @@ _INSERT_SEATS = f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?
 _UPDATE_SEATS = (
     "UPDATE seats SET user_id = ?, colour = ?, team = ?, substitute_id = ?, autopilot = ?,"
     " ai = ?, skip_turn = ?, name = ? WHERE game_id = ? AND seat = ?"
+)
+# the messages owed (not delivered) and due, found through the partial index of owed
+# messages (`outbox_owed`): the cost of a scheduler round follows what is owed, not the
+# outbox's history of delivered messages (the planner alone would scan the outbox in
+# id order); one game's through `outbox_by_game`
+_OWED_DUE = (
+    f"SELECT {OWED_COLUMNS} FROM outbox WHERE id IN (SELECT id FROM outbox"
+    " WHERE delivered_at IS NULL AND due_at <= ?) ORDER BY id LIMIT ?"
+)
+_OWED_OF_GAME = (
+    f"SELECT {OWED_COLUMNS} FROM outbox WHERE delivered_at IS NULL AND game_id = ?"
+    " AND due_at <= ? ORDER BY id LIMIT ?"
 )
 _OWED_INTO = "INSERT INTO outbox (game_id, seq, kind, payload, created_at, due_at) VALUES "
 
@@ -850,17 +863,11 @@ class SqliteStore(Store):
     async def owed_messages(
         self, now: datetime | None, *, game_id: int | None = None, limit: int = 100
     ) -> list[OwedMessage]:
-        where, params = ["delivered_at IS NULL"], []
-        if now is not None:
-            where.append("due_at <= ?")
-            params.append(ts(now))
-        if game_id is not None:
-            where.append("game_id = ?")
-            params.append(game_id)
-        rows = await self._query(
-            f"SELECT {OWED_COLUMNS} FROM outbox WHERE {' AND '.join(where)} ORDER BY id LIMIT ?",
-            (*params, limit),
-        )
+        due = math.inf if now is None else ts(now)
+        if game_id is None:
+            rows = await self._query(_OWED_DUE, (due, limit))
+        else:
+            rows = await self._query(_OWED_OF_GAME, (game_id, due, limit))
         return [owed_from(r) for r in rows]
 
     async def mark_delivered(

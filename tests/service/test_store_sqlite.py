@@ -169,3 +169,23 @@ async def test_a_backup_into_a_missing_folder_is_one_sentence(tmp_path: Path) ->
         " place for the backup."
     ]
     assert not (tmp_path / "missing").exists()
+
+
+@pytest.mark.parametrize("game", [None, 1])
+async def test_the_owed_messages_are_found_through_the_index_of_owed_messages(
+    tmp_path: Path, game: int | None
+) -> None:
+    """A scheduler round asks for the messages owed and due: its query reads the
+    partial index of owed messages (one game's: the game's), never the outbox's whole
+    history of delivered messages."""
+    async with SqliteStore(tmp_path / "g.db") as store:
+        if game is None:
+            sql, params = sqlite_module._OWED_DUE, (START.timestamp(), 100)
+            index = "outbox_owed"
+        else:
+            sql, params = sqlite_module._OWED_OF_GAME, (game, START.timestamp(), 100)
+            index = "outbox_by_game"
+        plan = [r["detail"] for r in await store._query(f"EXPLAIN QUERY PLAN {sql}", params)]
+    assert any(index in step for step in plan), plan
+    assert not any(step.startswith("SCAN outbox") for step in plan), plan
+    assert not any("TEMP B-TREE" in step for step in plan), plan
