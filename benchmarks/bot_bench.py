@@ -74,7 +74,7 @@ async def main() -> None:
                 if any("The game is over" in m.content for m in posted):
                     final = elapsed
                     final_answer = answer
-                    frames = len(await bot.service.turn_views(game_id))
+                    frames = len(await bot.service.history.turn_views(game_id))
                     continue
                 if len(turn_times) >= 40:
                     continue

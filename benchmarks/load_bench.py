@@ -103,7 +103,7 @@ async def prepare(service: Service, games: int, acts: int) -> list[Table]:
     for n in range(games):
         info = await service.create_game(user(n, 0), {"players": PLAYERS})
         for seat in range(1, PLAYERS):
-            await service.join(info.id, user(n, seat))
+            await service.seating.join(info.id, user(n, seat))
         info = await service.start(info.id, user(n, 0))
         assert info.seed is not None
         record = play_random_game(make_config(**{"edition": 1, **info.config}), info.seed)

@@ -52,7 +52,7 @@ async def bench_acts(folder: Path, games: int, synchronous: Synchronous) -> list
         for _ in range(games):
             game = await service.create_game(USERS[0], {"players": 4})
             for user in USERS[1:4]:
-                await service.join(game.id, user)
+                await service.seating.join(game.id, user)
             info = await service.start(game.id, USERS[0])
             assert info.seed is not None
             record = play_random_game(make_config(players=4), info.seed)

@@ -232,7 +232,7 @@ class Scheduler(commands.Cog):
         """DM each daily digest that is due (the service claimed it: a refused DM is
         logged once and not tried again that day). Returns how many were sent."""
         sent = 0
-        for digest in await self.bot.service.claim_digests():
+        for digest in await self.bot.service.your_games.claim_digests():
             user_id = digest.user_id
             try:
                 user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)

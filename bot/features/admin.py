@@ -157,7 +157,7 @@ class AcceptSeatButton(
         if interaction.user.id != accepter:
             name = await member_name(interaction, accepter) or f"<@{accepter}>"
             raise ServiceError(N_("This offer is for {name}."), name=name)
-        after = await bot.service.accept_seat(
+        after = await bot.service.seating.accept_seat(
             self.game_id,
             interaction.user.id,
             self.seat,
@@ -292,7 +292,7 @@ class AdminCommands(Feature):
             timezone=current.timezone if timezone is None else timezone.strip(),
         )
         await service.notifications.set_prefs(prefs)
-        due = await service.set_digest(interaction.user.id, digest)
+        due = await service.your_games.set_digest(interaction.user.id, digest)
         quiet = None
         if prefs.quiet_start is not None and prefs.quiet_end is not None:
             quiet = (prefs.quiet_start, prefs.quiet_end)
@@ -380,7 +380,9 @@ class AdminCommands(Feature):
             target = _seat_named(game, player, seat)
         if what in ("autopilot-on", "autopilot-off"):
             on = what == "autopilot-on"
-            await service.set_autopilot(game.id, me, target.seat, on, admin=admin, by_name=by_name)
+            await service.seating.set_autopilot(
+                game.id, me, target.seat, on, admin=admin, by_name=by_name
+            )
             seat_colour = colour_name(target.label, m)
             text = (
                 m.gettext("Autopilot is on for {seat}.", seat=seat_colour)
@@ -394,7 +396,7 @@ class AdminCommands(Feature):
                 name: str | None = substitute.display_name
             else:
                 name = await member_name(interaction, user) if user is not None else None
-            offer = await service.offer_seat(
+            offer = await service.seating.offer_seat(
                 game.id, me, target.seat, new, admin=admin, name=name, by_name=by_name
             )
             seat_colour = colour_name(target.label, m)
@@ -419,7 +421,9 @@ class AdminCommands(Feature):
         else:
             if target.controller_id is None:
                 raise ServiceError(N_("Nobody plays that seat: there is nobody to remove."))
-            await service.kick(game.id, me, target.controller_id, admin=admin, by_name=by_name)
+            await service.seating.kick(
+                game.id, me, target.controller_id, admin=admin, by_name=by_name
+            )
             text = m.gettext(
                 "{player} was removed; the AI plays {seat} for now.",
                 player=target.name or colour_name(target.label, m),

@@ -22,6 +22,6 @@ class GamesCommands(Feature):
         await interaction.response.defer(ephemeral=True, thinking=True)
         user = interaction.user.id
         guild = interaction.guild_id
-        games = await self.bot.service.your_games(user, guild_id=guild)
+        games = await self.bot.service.your_games.listing(user, guild_id=guild)
         text = your_games_text(games, user, here=guild is not None, messages=reader(interaction))
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)

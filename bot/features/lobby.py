@@ -120,7 +120,7 @@ class JoinButton(LobbyButton, template=template("join")):
     button_style = discord.ButtonStyle.primary
 
     async def seat(self, interaction: discord.Interaction[MountainBot]) -> GameInfo:
-        return await interaction.client.service.join(
+        return await interaction.client.service.seating.join(
             self.game_id, interaction.user.id, name=interaction.user.display_name
         )
 
@@ -130,7 +130,7 @@ class LeaveButton(LobbyButton, template=template("leave")):
     default_label = N_("Leave")
 
     async def seat(self, interaction: discord.Interaction[MountainBot]) -> GameInfo:
-        return await interaction.client.service.leave(self.game_id, interaction.user.id)
+        return await interaction.client.service.seating.leave(self.game_id, interaction.user.id)
 
 
 class AddAIButton(LobbyButton, template=template("addai")):
@@ -139,7 +139,7 @@ class AddAIButton(LobbyButton, template=template("addai")):
 
     async def seat(self, interaction: discord.Interaction[MountainBot]) -> GameInfo:
         bot = interaction.client
-        return await bot.service.add_ai(
+        return await bot.service.seating.add_ai(
             self.game_id, interaction.user.id, admin=bot.is_admin(interaction)
         )
 

@@ -177,7 +177,7 @@ class LookingCommands(Feature):
     async def log(self, interaction: discord.Interaction[MountainBot]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         game = await self.bot.game(interaction)
-        entries = await self.bot.service.log(game.id, interaction.user.id)
+        entries = await self.bot.service.history.log(game.id, interaction.user.id)
         await interaction.followup.send(
             log_text(entries, reader(interaction)), ephemeral=True, allowed_mentions=NO_MENTIONS
         )
@@ -189,7 +189,7 @@ class LookingCommands(Feature):
         await interaction.response.defer(ephemeral=True, thinking=True)
         service = self.bot.service
         game, state, seat = await self.bot.seated(interaction)
-        changes = await service.changes_since_last_turn(game.id, interaction.user.id)
+        changes = await service.history.changes_since_last_turn(game.id, interaction.user.id)
         me = game.seat_of(interaction.user.id)
         messages = reader(interaction)
         text = status_text(

@@ -182,7 +182,7 @@ class TurnCommands(Feature):
         """The users of these players whom the game still awaits in the same seat."""
         if not players:
             return []
-        status = await self.bot.service.turn_status(info.id)
+        status = await self.bot.service.history.turn_status(info.id)
         awaited = {(w.seat, w.user_id) for w in status.waiting if not w.autopilot}
         return [
             p.user_id for p in players if p.user_id is not None and (p.seat, p.user_id) in awaited
@@ -212,9 +212,9 @@ class TurnCommands(Feature):
         names = info.names
         m = game_language(info)
         sheet = asyncio.to_thread(score_png, view.state, view.outcome, names=names, messages=m)
-        frames = await self.bot.service.turn_views(info.id)
+        frames = await self.bot.service.history.turn_views(info.id)
         replay = asyncio.to_thread(animate, frames, names, m)
-        record = await self.bot.service.record(info.id)
+        record = await self.bot.service.history.record(info.id)
         record_name = f"game-{info.id}.json"
         files = [
             ("score-sheet.png", await sheet),

@@ -269,6 +269,14 @@ def check_rules(rules: GameRules[S, A], game: GameRecord) -> None:
         raise GameStateError(f"Game #{game.id} is a game of {game.rules}, not {rules.name}.")
 
 
+async def game_and_seats(store: Store, game_id: int) -> tuple[GameRecord, list[SeatRecord]]:
+    """The game's record and its seats (no state is loaded); raises `GameNotFoundError`."""
+    game = await store.game(game_id)
+    if game is None:
+        raise GameNotFoundError(game_id)
+    return game, await store.seats(game_id)
+
+
 def parse_config(game: GameRecord) -> dict[str, Any]:
     try:
         config = json.loads(game.config)

@@ -22,6 +22,9 @@ from bot.service.protocol import A, GameRules, S
 from bot.service.results import GameInfo, LogEntry, SeatInfo, called
 from bot.store import ActionRecord, GameRecord, GameStatus, SeatRecord
 
+# the statuses of a game still played (or still to be)
+RUNNING: tuple[GameStatus, ...] = ("open", "active")
+
 
 def seat_of_controller(seats: Sequence[SeatRecord], user_id: int) -> SeatRecord:
     """The seat this user plays now (as its player or its substitute)."""

@@ -19,7 +19,7 @@ from typing import Any
 
 from bot.service.loading import standing
 from bot.service.protocol import A, GameRules, S, StoryData
-from bot.store import ActionRecord, GameRecord
+from bot.store import ActionRecord, GameRecord, Store
 
 
 def stored(story: StoryData) -> str:
@@ -89,3 +89,20 @@ def restory(
     except Exception:
         return list(entries)
     return [replace(e, story=told[e.seq]) if e.seq in told else e for e in entries]
+
+
+async def retold(
+    store: Store,
+    rules: GameRules[S, A],
+    game: GameRecord,
+    config: dict[str, Any],
+    entries: Sequence[ActionRecord],
+    log: Sequence[ActionRecord] | None = None,
+) -> list[ActionRecord]:
+    """The entries with the English sentences of an older game told anew as stories
+    (`restory`: the log, read from the store unless given, is replayed only for those)."""
+    if all_told(entries):
+        return list(entries)
+    if log is None:
+        log = await store.actions(game.id)
+    return restory(rules, game, config, log, entries)

@@ -165,7 +165,7 @@ async def test_a_level_3_recruit_may_leave_the_pedestal_out(tmp_path: Path) -> N
         assert result.acknowledged and "Done: you recruited" in result.response.content, (
             result.response.content
         )
-        log = await bot.service.log(game_id)
+        log = await bot.service.history.log(game_id)
         assert log[-1].notation == f"recruit {recruit.horde} {recruit.slot}"
         after = (await bot.service.load(game_id)).state
         assert sorted(after.bag) == bag, "no pedestal was taken from the bag"

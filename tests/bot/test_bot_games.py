@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from bot_harness import open_game, place_gates, run_duties, running_bot
+from service_checks import legal_actions
 
 from bot.client import MountainBot
 from bot.service import GameInfo, SeatInfo
@@ -34,9 +35,9 @@ async def play_until_not_awaited(bot: MountainBot, game_id: int, user_id: int) -
     for _ in range(40):
         seat = (await service.info(game_id)).seat_of(user_id)
         assert seat is not None
-        if seat.seat not in {w.seat for w in (await service.turn_status(game_id)).waiting}:
+        if seat.seat not in {w.seat for w in (await service.history.turn_status(game_id)).waiting}:
             return
-        await service.act(game_id, user_id, (await service.legal_actions(game_id, user_id))[0])
+        await service.act(game_id, user_id, (await legal_actions(service, game_id, user_id))[0])
     raise AssertionError("the game kept waiting for the user")
 
 

@@ -42,7 +42,7 @@ async def test_garbage_in_every_option_is_refused_and_changes_nothing(tmp_path: 
         by_seat = {s.seat: (alice if s.user_id == alice.id else bob) for s in info.seats}
         state = (await bot.service.load(game_id)).state
         player = by_seat[seats_to_act(state)[0]]
-        before = [str(e) for e in await bot.service.log(game_id)]
+        before = [str(e) for e in await bot.service.history.log(game_id)]
         checked = 0
         for command, base, options in COMMANDS:
             for option in options:
@@ -59,8 +59,8 @@ async def test_garbage_in_every_option_is_refused_and_changes_nothing(tmp_path: 
                         junk,
                     )
                     checked += 1
-                    log = [str(e) for e in await bot.service.log(game_id)]
+                    log = [str(e) for e in await bot.service.history.log(game_id)]
                     assert log == before, (command, option, junk)
         assert checked > 100
-        assert [str(e) for e in await bot.service.log(game_id)] == before
+        assert [str(e) for e in await bot.service.history.log(game_id)] == before
         assert not env.errors

@@ -18,6 +18,7 @@ import pytest
 from bot_harness import running_bot
 from fake_discord import APP_ID, GUILD_ID, FakeDiscord
 from process_harness import BotProcess
+from service_checks import games_of_user
 
 import bot.features.lobby as lobby
 from bot.app import SCOPES, invite_url, shards_text
@@ -81,7 +82,7 @@ async def test_new_names_each_missing_permission_and_stores_nothing(tmp_path: Pa
         assert "Nothing was created" in text
         assert channel.threads == []
         assert not await _games_stored(bot)
-        assert await bot.service.games_of_user(alice.id) == []
+        assert await games_of_user(bot.service, alice.id) == []
         assert not env.errors
 
 
@@ -105,7 +106,7 @@ async def test_a_refused_thread_or_lobby_leaves_no_open_game(
         result = await alice.slash(channel, "mk new", players=2)
         assert result.acknowledged and result.ephemeral
         assert "no game was opened" in result.response.content
-        assert await bot.service.games_of_user(alice.id) == [], "no game is open"
+        assert await games_of_user(bot.service, alice.id) == [], "no game is open"
         with pytest.raises(GameNotFoundError):
             await bot.service.info(1)  # the game made a moment before is deleted
         # the thread made for it, if any, is gone (the bot may delete it here)
@@ -161,7 +162,7 @@ async def test_a_store_that_cannot_write_gets_one_sentence_for_any_command(
         assert "a change could not be saved" in caplog.text
         assert "Traceback" not in text
         await store._on_writer(lambda db: db.execute("PRAGMA query_only = OFF"))
-        assert await bot.service.games_of_user(alice.id) == []
+        assert await games_of_user(bot.service, alice.id) == []
         assert channel.threads == []
 
 
@@ -175,7 +176,7 @@ async def test_once_connected_the_bot_logs_the_servers_and_games_it_serves(
     async with SqliteStore(database) as store:
         service = GameService(store, MOUNTAIN_KING, rng=random.Random(2))
         running = await service.create_game(11, {"players": 2}, guild_id=here)
-        await service.join(running.id, 12)
+        await service.seating.join(running.id, 12)
         await service.start(running.id, 11)
         await service.create_game(13, {"players": 3}, guild_id=here)
         await service.create_game(14, {"players": 3}, guild_id=elsewhere)

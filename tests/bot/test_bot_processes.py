@@ -31,6 +31,7 @@ import pytest
 from fake_discord import CHANNEL_ID, GUILD_ID, FakeDiscord, Pushed, user
 from pg_server import PgServer
 from process_harness import BotProcess
+from service_checks import check_game
 
 from bot.service import GameService, MountainKingRules
 from bot.store.postgres import PostgresStore
@@ -68,10 +69,10 @@ async def set_up(url: str, threads: list[str]) -> list[int]:
                 thread_id=int(thread),
                 name="alice",
             )
-            await service.join(info.id, int(BOB), name="bob")
-            await service.add_ai(info.id, int(ALICE))
+            await service.seating.join(info.id, int(BOB), name="bob")
+            await service.seating.add_ai(info.id, int(ALICE))
             info = await service.start(info.id, int(ALICE))
-            await service.set_autopilot(info.id, int(BOB), 1, True)
+            await service.seating.set_autopilot(info.id, int(BOB), 1, True)
             games.append(info.id)
         return games
 
@@ -188,7 +189,7 @@ async def test_two_bot_processes_on_one_database_do_everything_exactly_once(
             # every other entry is the AI's move at its position, played once
             rules = MountainKingRules()
             for game_id, log in entries.items():
-                assert await service.check_game(game_id) == len(log)
+                assert await check_game(service, game_id) == len(log)
                 info = await service.info(game_id)
                 assert info.seed is not None
                 state = rules.new_state(rules.make_config(info.config), info.seed)

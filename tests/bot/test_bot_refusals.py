@@ -28,7 +28,7 @@ async def _started(env: Any, bot: Any) -> tuple[Any, Any, dict[int, Any], Any, i
 
 
 async def _log_length(bot: Any, game_id: int) -> int:
-    return len(await bot.service.log(game_id))
+    return len(await bot.service.history.log(game_id))
 
 
 async def test_wrong_player_wrong_turn_illegal_move_and_garbage_change_nothing(

@@ -33,17 +33,17 @@ async def test_restart_mid_game_continues_with_the_same_buttons(tmp_path: Path) 
         draft = await alice.slash(thread, "mk draft")
         first = buttons_of(draft.response)[0]
         await alice.click(draft.response.message, custom_id=first["custom_id"])
-        log_before = [str(e) for e in await bot.service.log(game_id, alice.id)]
+        log_before = [str(e) for e in await bot.service.history.log(game_id, alice.id)]
         old_store = bot.service.store
         new_bot = await make_bot(db)
         await env.restart_bot(new_bot)
         await old_store.close()
-        assert [str(e) for e in await new_bot.service.log(game_id, alice.id)] == log_before
+        assert [str(e) for e in await new_bot.service.history.log(game_id, alice.id)] == log_before
         # the button on the old draft message still works after the restart
         second = buttons_of(draft.response)[0]
         click = await alice.click(draft.response.message, custom_id=second["custom_id"])
         assert click.acknowledged
-        assert len(await new_bot.service.log(game_id, alice.id)) == len(log_before) + 1
+        assert len(await new_bot.service.history.log(game_id, alice.id)) == len(log_before) + 1
         # and the game plays on to the end
         await draft_all([bob], thread)
         draft = await alice.slash(thread, "mk draft")

@@ -89,13 +89,15 @@ async def test_the_draft_shows_nothing_of_anyones_keeps_until_everyone_has_kept(
         status = _texts(await alice.slash(thread, "mk status"))
         assert "kept" not in status and not any(w in status for w in bob_secret), status
         # the log of a user with no seat, and the table's: not a word of the keeps
-        assert not [e for e in await bot.service.log(game_id, carol.id) if "keep" in e.notation]
-        assert not [e for e in await bot.service.log(game_id) if "keep" in e.notation]
+        assert not [
+            e for e in await bot.service.history.log(game_id, carol.id) if "keep" in e.notation
+        ]
+        assert not [e for e in await bot.service.history.log(game_id) if "keep" in e.notation]
         # each player's own keeps are theirs to read
-        own = [e for e in await bot.service.log(game_id, bob.id) if "keep" in e.notation]
+        own = [e for e in await bot.service.history.log(game_id, bob.id) if "keep" in e.notation]
         assert len(own) == 4 and all(e.seat == seat_of[bob.id] for e in own)
         with pytest.raises(GameStateError):
-            await bot.service.record(game_id)  # no record before the game is over
+            await bot.service.history.record(game_id)  # no record before the game is over
         assert not [m for m in thread.history() if any(w in m.content for w in bob_secret)]
 
         # the reveal: alice keeps her last three

@@ -85,8 +85,8 @@ async def test_unexpected_errors_in_commands_and_buttons_get_one_answer(
         async def broken(*args: Any, **kwargs: Any) -> Any:
             raise RuntimeError("the database fell over")
 
-        monkeypatch.setattr(bot.service, "join", broken)
-        monkeypatch.setattr(bot.service, "log", broken)
+        monkeypatch.setattr(bot.service.seating, "join", broken)
+        monkeypatch.setattr(bot.service.history, "log", broken)
         caplog.set_level(logging.ERROR, logger="bot")
         pressed = await alice.click(thread.history()[0], label="Join")
         typed = await alice.slash(thread, "mk log")

@@ -238,13 +238,13 @@ class Auditor:
     async def preview(self, actor: Any, filled: Filled) -> None:
         """The dig the suggestions chose, sent for real: a preview with Confirm, and
         the game unchanged."""
-        before = len(await self.bot.service.log(self.game_id))
+        before = len(await self.bot.service.history.log(self.game_id))
         result = await actor.slash(self.thread, "mk dig", **filled)
         assert result.acknowledged
         labels = [b.get("label") for b in buttons_of(result.response)]
         notation = COMMANDS["dig"][1](filled)
         assert "Confirm" in labels, f"{notation}: {result.response.content}"
-        assert len(await self.bot.service.log(self.game_id)) == before
+        assert len(await self.bot.service.history.log(self.game_id)) == before
         self.audit.previews += 1
 
     @staticmethod

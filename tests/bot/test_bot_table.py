@@ -57,14 +57,14 @@ async def test_a_refused_turn_post_is_told_and_follows_once_accepted(tmp_path: P
         state = (await bot.service.load(game_id)).state
         mover = by_seat[seat]
         await mover.slash(thread, "mk act", action=str(legal_actions(state, seat, "recruit")[0]))
-        before = len(await bot.service.log(game_id))
+        before = len(await bot.service.history.log(game_id))
         # Discord refuses every post, in the thread and in the channel (a lost permission)
         env.inject_error("POST", "/channels/*/messages", status=403, code=50013, times=None)
         result = await mover.slash(thread, "mk end")
         answer = result.response.content
         assert "Done" in answer and "will follow" in answer
         assert "nothing was changed" not in answer
-        log = await bot.service.log(game_id)
+        log = await bot.service.history.log(game_id)
         assert len(log) == before + 1 and log[-1].notation == "end"
         posts = [m for m in thread.history() if "recruited a" in m.content]
         assert posts == []
@@ -79,7 +79,7 @@ async def test_a_refused_turn_post_is_told_and_follows_once_accepted(tmp_path: P
         assert len(posts) == 1 and len(posts[0].attachments) == 2
         pings = [m for m in thread.history() if "it's your turn" in m.content]
         assert pings[-1].raw_mentions == [by_seat[1 - seat].id]
-        assert len(await bot.service.log(game_id)) == before + 1
+        assert len(await bot.service.history.log(game_id)) == before + 1
 
 
 async def test_kicking_the_player_to_move_hands_the_seat_to_the_ai_then_a_substitute(
@@ -140,7 +140,7 @@ async def test_a_stale_draft_button_says_so_and_the_last_keep_reveals_and_calls_
         stale_id = buttons_of(old.response)[0]["custom_id"]
         refused = await alice.click(old.response.message, custom_id=stale_id)
         assert "draft moved on" in refused.followups[-1].content
-        log = await bot.service.log(game_id, alice.id)  # her keeps are hers to read
+        log = await bot.service.history.log(game_id, alice.id)  # her keeps are hers to read
         kept = [e for e in log if e.user_id == alice.id and e.notation.startswith("keep")]
         assert len(kept) == 2
         # finishing the draft from the newest message posts it, with the board, and
@@ -209,7 +209,7 @@ async def test_one_round_moves_every_stalled_ai_game_and_reminds_the_humans(
         thread, human_game = await open_game(env, [alice, bob], channel)
         # the gates are placed: both humans draft, both are awaited
         await place_gates(bot, [alice, bob], thread, human_game)
-        placed = len(await bot.service.log(human_game))
+        placed = len(await bot.service.history.log(human_game))
         service = bot.service
         stalled = []
         for _ in range(100):
@@ -217,20 +217,20 @@ async def test_one_round_moves_every_stalled_ai_game_and_reminds_the_humans(
             await service.set_place(
                 game.id, guild_id=guild.id, channel_id=channel.id, thread_id=thread.id
             )
-            await service.add_ai(game.id, alice.id)
-            await service.add_ai(game.id, alice.id)
+            await service.seating.add_ai(game.id, alice.id)
+            await service.seating.add_ai(game.id, alice.id)
             stalled.append((await service.start(game.id, alice.id)).id)
         # nobody played for a day and a half: the humans are due a reminder
         clock.now += timedelta(hours=36)
-        before = {g: len(await service.log(g)) for g in stalled}
+        before = {g: len(await service.history.log(g)) for g in stalled}
         done = await scheduler(bot).round()
         assert done.reminded == 2
         reminders = [m for m in thread.history() if "waiting for you" in m.content]
         assert {m.raw_mentions[0] for m in reminders} == {alice.id, bob.id}
         assert done.moves >= 100
         for g in stalled:
-            assert len(await service.log(g)) > before[g], f"game {g} did not move"
-        assert len(await service.log(human_game)) == placed == 2
+            assert len(await service.history.log(g)) > before[g], f"game {g} did not move"
+        assert len(await service.history.log(human_game)) == placed == 2
 
 
 async def test_an_error_after_the_action_is_stored_never_says_nothing_changed(
@@ -250,7 +250,7 @@ async def test_an_error_after_the_action_is_stored_never_says_nothing_changed(
         result = await by_seat[seat].slash(thread, "mk act", action=action)
         text = (result.followups[-1] if result.followups else result.response).content
         assert "stored" in text and "nothing was changed" not in text
-        assert (await bot.service.log(game_id))[-1].notation == action
+        assert (await bot.service.history.log(game_id))[-1].notation == action
 
 
 async def test_a_thread_that_refuses_for_good_sends_the_post_to_the_channel(

@@ -25,7 +25,7 @@ async def _started(service: GameService[Any, Any], thread: str) -> GameInfo:
         channel_id=int(CHANNEL_ID),
         thread_id=int(thread),
     )
-    await service.join(info.id, int(BOB))
+    await service.seating.join(info.id, int(BOB))
     return await service.start(info.id, int(ALICE))
 
 

@@ -26,7 +26,7 @@ async def main(place: str, players: int, rng_seed: int) -> None:
         service = GameService(store, MOUNTAIN_KING, rng=random.Random(rng_seed))
         game = await service.create_game(USERS[0], {"players": players})
         for user in USERS[1:players]:
-            await service.join(game.id, user)
+            await service.seating.join(game.id, user)
         info = await service.start(game.id, USERS[0])
         assert info.seed is not None
         record = play_random_game(make_config(**info.config), info.seed)

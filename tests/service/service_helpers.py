@@ -158,7 +158,7 @@ async def started_game(service: Service, users: Sequence[int] = USERS, **options
     players = users[: options["players"]]
     game = await service.create_game(players[0], options)
     for user in players[1:]:
-        await service.join(game.id, user)
+        await service.seating.join(game.id, user)
     return await service.start(game.id, players[0])
 
 

@@ -17,6 +17,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from service_checks import check_game
 from service_helpers import (
     USERS,
     Backend,
@@ -82,7 +83,7 @@ async def fill(path: Path) -> dict[str, int]:
         await service.votes.cast(vote.id, voter, "skip")
         lobby = await service.create_game(USERS[4], {"players": 3})
         await service.notifications.set_prefs(NotificationPrefs(USERS[0], True, 60, 420))
-        await service.set_digest(USERS[1], True)
+        await service.your_games.set_digest(USERS[1], True)
         await service.notifications.remember_message(middle.id, "board", 555, 777)
         assert await store.owed_messages(None, game_id=middle.id)
     return {
@@ -135,7 +136,7 @@ async def test_every_game_moves_replays_and_plays_on(tmp_path: Path, backend: Ba
             moved = await after_service.load(game_id)
             assert moved.state == (await before_service.load(game_id)).state
             if game_id != ids["lobby"]:
-                assert await after_service.check_game(game_id) == moved.seq > 0
+                assert await check_game(after_service, game_id) == moved.seq > 0
         for table in ("reminders", "messages", "interactions"):
             assert await _rows(new, table) == _sqlite_rows(source, table)
         owed_before = await old.owed_messages(None, game_id=ids["middle"])
@@ -157,7 +158,7 @@ async def test_every_game_moves_replays_and_plays_on(tmp_path: Path, backend: Ba
         )
         assert repeated.seq == 1  # the copied answer to interaction 10000, not a new move
         await play_moves(after_service, middle, moves)
-        assert await after_service.check_game(middle.id) == loaded.seq + 6
+        assert await check_game(after_service, middle.id) == loaded.seq + 6
         owed_after = await new.owed_messages(None, game_id=middle.id)
         assert min(o.id for o in owed_after[len(owed_before) :]) > max(o.id for o in owed_before)
         # new games and votes are numbered after the copied ones

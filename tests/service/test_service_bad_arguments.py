@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from service_checks import check_game, digest_due_at, games_of_user, legal_actions, rebuild_snapshot
 from service_helpers import USERS, open_service, raw, started_game, user_of
 
 from bot.service import GameNotFoundError, NotInGameError, ServiceError
@@ -85,20 +86,20 @@ async def test_a_game_id_beyond_64_bits_is_a_game_that_does_not_exist(
             service.info(game_id),
             service.load(game_id),
             service.view(game_id, A),
-            service.log(game_id),
-            service.record(game_id),
-            service.join(game_id, B),
-            service.leave(game_id, B),
+            service.history.log(game_id),
+            service.history.record(game_id),
+            service.seating.join(game_id, B),
+            service.seating.leave(game_id, B),
             service.start(game_id, A),
             service.abandon(game_id, A),
-            service.legal_actions(game_id, A),
-            service.turn_status(game_id),
-            service.check_game(game_id),
-            service.rebuild_snapshot(game_id),
+            legal_actions(service, game_id, A),
+            service.history.turn_status(game_id),
+            check_game(service, game_id),
+            rebuild_snapshot(service, game_id),
             service.seat_version(game_id, 0),
             service.play_owed_move(game_id, 0),
-            service.kick(game_id, A, B),
-            service.set_autopilot(game_id, A, 0, True),
+            service.seating.kick(game_id, A, B),
+            service.seating.set_autopilot(game_id, A, 0, True),
         ]
         for call in calls:
             with pytest.raises(GameNotFoundError, match="There is no game"):
@@ -143,13 +144,13 @@ async def test_a_user_id_of_the_wrong_type_or_range_is_a_sentence(
             service.act(info.id, user_id, "end"),
             service.undo(info.id, user_id),
             service.preview(info.id, user_id, "end"),
-            service.join(info.id, user_id),
-            service.legal_actions(info.id, user_id),
-            service.changes_since_last_turn(info.id, user_id),
-            service.games_of_user(user_id),
-            service.your_games(user_id),
-            service.set_digest(user_id, True),
-            service.digest_due_at(user_id),
+            service.seating.join(info.id, user_id),
+            legal_actions(service, info.id, user_id),
+            service.history.changes_since_last_turn(info.id, user_id),
+            games_of_user(service, user_id),
+            service.your_games.listing(user_id),
+            service.your_games.set_digest(user_id, True),
+            digest_due_at(service, user_id),
         ]
         calls.append(service.create_game(user_id, {"players": 2}))
         for call in calls:

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from service_checks import check_game
 from service_helpers import (
     USERS,
     Backend,
@@ -58,10 +59,10 @@ def prefix(record: Game, n: int) -> Game:
 async def assert_replays(service: Service, info: GameInfo, record: Game) -> None:
     """The game's log is exactly the record (gapless) and its snapshot is the state
     a replay of the log gives."""
-    log = await service.log(info.id)
+    log = await service.history.log(info.id)
     assert [e.seq for e in log] == list(range(1, len(record.moves) + 1))
     assert [str(e) for e in log] == record.record()["actions"]
-    assert await service.check_game(info.id) == len(record.moves)
+    assert await check_game(service, info.id) == len(record.moves)
     loaded = await service.load(info.id)
     assert loaded.state is not None
     assert loaded.state.to_json() == record.state.to_json()
@@ -191,8 +192,8 @@ async def test_of_two_colliding_appends_one_wins_and_the_other_hears_it_moved_on
             assert len(lost) == 1 and isinstance(lost[0], GameMovedOnError)
             assert "moved on" in str(lost[0])
     async with open_service(path) as check:
-        assert [e.seq for e in await check.log(info.id)] == list(range(1, 13))
-        assert await check.check_game(info.id) == 12
+        assert [e.seq for e in await check.history.log(info.id)] == list(range(1, 13))
+        assert await check_game(check, info.id) == 12
 
 
 async def test_an_act_another_process_overtook_is_played_on_the_new_position(
@@ -218,8 +219,8 @@ async def test_an_act_another_process_overtook_is_played_on_the_new_position(
             )
             assert sorted(r.seq for r in results) == [start + 1, start + 2]
     async with open_service(path) as check:
-        log = await check.log(info.id)
+        log = await check.history.log(info.id)
         assert sum(1 for e in log if e.notation.startswith("keep")) == 8
-        assert await check.check_game(info.id) == len(log)
+        assert await check_game(check, info.id) == len(log)
         loaded = await check.load(info.id)
         assert loaded.state is not None and loaded.state.phase == "play"

@@ -6,6 +6,7 @@ import logging
 from pathlib import Path
 
 import pytest
+from service_checks import check_game, rebuild_snapshot
 from service_helpers import (
     Service,
     open_service,
@@ -91,7 +92,7 @@ async def test_a_damaged_game_is_reported_and_the_others_still_play(
         for good in (good1, good2):
             following = record_for(good).moves[12:20]
             await play_moves(service, good, following)
-            assert await service.check_game(good.id) == 20
+            assert await check_game(service, good.id) == 20
 
 
 @pytest.mark.sqlite_only
@@ -104,13 +105,13 @@ async def test_damage_the_snapshot_covers_is_found_by_the_whole_log_check(
         good1, bad, good2 = await three_games(service)
         damage(path, bad.id, DAMAGE_BEFORE_THE_SNAPSHOT[what])
         with pytest.raises(CorruptGameError) as caught:
-            await service.check_game(bad.id)
+            await check_game(service, bad.id)
         assert caught.value.game_id == bad.id
         if what != "an action is garbage":  # the log shows text as it is stored
             with pytest.raises(CorruptGameError):
-                await service.log(bad.id)
+                await service.history.log(bad.id)
         for good in (good1, good2):
-            assert await service.check_game(good.id) == 12
+            assert await check_game(service, good.id) == 12
 
 
 @pytest.mark.sqlite_only
@@ -129,7 +130,7 @@ async def test_an_edited_action_under_a_fresh_snapshot_is_found_by_the_check(
         )
         db.close()
         with pytest.raises(CorruptGameError) as caught:
-            await service.check_game(bad.id)
+            await check_game(service, bad.id)
         assert caught.value.game_id == bad.id
 
 
@@ -145,7 +146,7 @@ async def test_a_damaged_snapshot_is_rebuilt_from_the_log(
         with caplog.at_level(logging.WARNING):
             assert (await service.load(bad.id)).seq == 12
         assert f"game {bad.id}: the snapshot disagrees with the log" in caplog.text
-        assert await service.rebuild_snapshot(bad.id) == 12
-        assert await service.check_game(bad.id) == 12
+        assert await rebuild_snapshot(service, bad.id) == 12
+        assert await check_game(service, bad.id) == 12
         await play_moves(service, bad, record_for(bad).moves[12:15])
-        assert await service.check_game(bad.id) == 15
+        assert await check_game(service, bad.id) == 15

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from service_checks import check_game
 from service_helpers import USERS, Backend, open_service, random_record, raw
 
 WORKER = Path(__file__).with_name("crash_worker.py")
@@ -54,9 +55,9 @@ async def test_a_killed_process_loses_no_acknowledged_act(
     async with open_service(path) as service:
         loaded = await service.load(game_id)
         assert loaded.seq >= acked
-        log = await service.log(game_id)
+        log = await service.history.log(game_id)
         assert [str(e) for e in log] == record.record()["actions"][: loaded.seq]
-        assert await service.check_game(game_id) == loaded.seq
+        assert await check_game(service, game_id) == loaded.seq
         for i in range(acked):
             stored = await service.store.interaction(10_000 + i)
             assert stored is not None and stored.seq == i + 1

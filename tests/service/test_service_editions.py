@@ -34,7 +34,7 @@ async def test_a_game_of_edition_1_drafts_first_then_places_its_gates(
             db = raw(path)
             db.execute("UPDATE games SET config = ? WHERE id = ?", (json.dumps(config), game.id))
             db.close()
-        await service.join(game.id, B)
+        await service.seating.join(game.id, B)
         info = await service.start(game.id, A)
         loaded = await service.load(info.id)
         assert loaded.state is not None and loaded.state.config.edition == 1
@@ -73,7 +73,7 @@ async def test_a_game_of_edition_1_drafts_first_then_places_its_gates(
         loaded = await service.load(info.id)
         assert loaded.state is not None
         assert loaded.state.to_json() == record.state.to_json()
-        stored = await service.record(info.id)
+        stored = await service.history.record(info.id)
         assert stored["config"].get("edition", 1) == 1
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from service_checks import check_game, rebuild_snapshot
 from service_helpers import (
     MODES,
     USERS,
@@ -46,12 +47,12 @@ async def test_a_random_game_played_through_the_service_ends_in_the_records_stat
         assert loaded.state.to_json() == record.state.to_json()
         replayed = game_from_record(record.record())
         assert loaded.state.to_json() == replayed.state.to_json()
-        log = await service.log(info.id)
+        log = await service.history.log(info.id)
         assert [str(e) for e in log] == record.record()["actions"]
-        assert await service.check_game(info.id) == len(record.moves)
+        assert await check_game(service, info.id) == len(record.moves)
         final = await service.info(info.id)
         assert final.status == "over"
-        assert (await service.turn_status(info.id)).waiting == ()
+        assert (await service.history.turn_status(info.id)).waiting == ()
         with pytest.raises(GameStateError, match="over"):
             await service.act(info.id, USERS[0], "end")
 
@@ -83,6 +84,6 @@ async def test_the_game_rebuilds_from_its_log_when_the_snapshot_is_gone(tmp_path
         assert rebuilt.seq == 30
         assert rebuilt.state is not None and expected.state is not None
         assert rebuilt.state.to_json() == expected.state.to_json()
-        assert await service.rebuild_snapshot(info.id) == 30
+        assert await rebuild_snapshot(service, info.id) == 30
         await play_moves(service, info, record.moves[30:31])
         assert (await service.load(info.id)).seq == 31

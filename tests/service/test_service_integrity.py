@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from service_checks import check_game, rebuild_snapshot
 from service_helpers import (
     Service,
     open_service,
@@ -97,9 +98,9 @@ async def test_more_coins_in_the_snapshot_are_not_spent(
         # repaired: the snapshot is the log's again, and the game plays on and replays
         rebuilt = (await service.load(info.id)).state
         assert rebuilt is not None and rebuilt.account_of(seat).storage[lacking] == 0
-        assert await service.check_game(info.id) == played
+        assert await check_game(service, info.id) == played
         await play_moves(service, info, record_for(info).moves[played : played + 6])
-        assert await service.check_game(info.id) == played + 6
+        assert await check_game(service, info.id) == played + 6
 
 
 @pytest.mark.sqlite_only
@@ -141,7 +142,7 @@ async def test_a_drifted_snapshot_is_rebuilt_and_repaired(
         assert "disagrees" not in caplog.text
         assert log_of(path, info.id) == before
         await play_moves(service, info, record_for(info).moves[played : played + 4])
-        assert await service.check_game(info.id) == played + 4
+        assert await check_game(service, info.id) == played + 4
 
 
 @pytest.mark.sqlite_only
@@ -160,7 +161,7 @@ async def test_a_deleted_log_entry_is_a_corrupt_game_never_played_on(tmp_path: P
         with pytest.raises(CorruptGameError):
             await service.act(info.id, user_of(info, move.seat), move.action)
         with pytest.raises(CorruptGameError):
-            await service.rebuild_snapshot(info.id)
+            await rebuild_snapshot(service, info.id)
         assert log_of(path, info.id) == before
 
 
@@ -234,7 +235,7 @@ async def test_a_version_3_database_is_upgraded_and_its_logs_chained(
         assert "never checked" in caplog.text
         assert snapshot_row(path, info.id)[1] == expected[-1][3]
         await play_moves(service, info, record_for(info).moves[played : played + 3])
-        assert await service.check_game(info.id) == played + 3
+        assert await check_game(service, info.id) == played + 3
 
 
 async def test_the_check_of_a_healthy_load_replays_nothing(
@@ -359,7 +360,7 @@ async def test_a_backup_taken_during_play_opens_and_every_game_replays(tmp_path:
     # the bot's own copy is untouched by them
     async with open_service(path) as service:
         for info in games:
-            assert await service.check_game(info.id) == 40
+            assert await check_game(service, info.id) == 40
 
 
 @pytest.mark.sqlite_only

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from service_checks import check_game, games_of_user
 from service_helpers import (
     STRANGER,
     USERS,
@@ -36,8 +37,8 @@ async def test_players_join_in_order_and_get_colours_in_join_order(tmp_path: Pat
     async with open_service(tmp_path / "g.db") as service:
         game = await service.create_game(A, {"players": 3}, channel_id=5)
         assert game.status == "open" and [s.user_id for s in game.seats] == [A]
-        await service.join(game.id, C)
-        await service.join(game.id, B)
+        await service.seating.join(game.id, C)
+        await service.seating.join(game.id, B)
         started = await service.start(game.id, A)
         assert [s.user_id for s in started.seats] == [A, C, B]
         assert [s.label for s in started.seats] == ["blue", "orange", "green"]
@@ -50,7 +51,7 @@ async def test_the_seed_is_drawn_at_start_from_the_injected_generator(tmp_path: 
     async with open_service(tmp_path / "g.db", rng_seed=123) as service:
         game = await service.create_game(A, {"players": 2})
         assert game.seed is None
-        await service.join(game.id, B)
+        await service.seating.join(game.id, B)
         started = await service.start(game.id, A)
     assert started.seed == random.Random(123).randrange(SEED_LIMIT)
     async with open_service(tmp_path / "g.db") as service:
@@ -75,24 +76,24 @@ async def test_joining_is_refused_when_seated_full_or_started(tmp_path: Path) ->
     async with open_service(tmp_path / "g.db") as service:
         game = await service.create_game(A, {"players": 2})
         with pytest.raises(SeatingError, match="already in this game"):
-            await service.join(game.id, A)
-        await service.join(game.id, B)
+            await service.seating.join(game.id, A)
+        await service.seating.join(game.id, B)
         with pytest.raises(SeatingError, match="full"):
-            await service.join(game.id, C)
+            await service.seating.join(game.id, C)
         await service.start(game.id, A)
         with pytest.raises(GameStateError, match="already started"):
-            await service.join(game.id, C)
+            await service.seating.join(game.id, C)
 
 
 async def test_only_the_creator_starts_and_only_a_full_table(tmp_path: Path) -> None:
     async with open_service(tmp_path / "g.db") as service:
         game = await service.create_game(A, {"players": 3})
-        await service.join(game.id, B)
+        await service.seating.join(game.id, B)
         with pytest.raises(NotAllowedError, match="creator"):
             await service.start(game.id, B)
         with pytest.raises(SeatingError, match="needs 3 players and only 2 have joined"):
             await service.start(game.id, A)
-        await service.join(game.id, C)
+        await service.seating.join(game.id, C)
         with pytest.raises(NotAllowedError):
             await service.start(game.id, C)
         assert (await service.info(game.id)).status == "open"
@@ -104,14 +105,14 @@ async def test_only_the_creator_starts_and_only_a_full_table(tmp_path: Path) -> 
 async def test_leaving_before_the_start_frees_the_seat(tmp_path: Path) -> None:
     async with open_service(tmp_path / "g.db") as service:
         game = await service.create_game(A, {"players": 3})
-        await service.join(game.id, B)
-        await service.join(game.id, C)
-        after = await service.leave(game.id, B)
+        await service.seating.join(game.id, B)
+        await service.seating.join(game.id, C)
+        after = await service.seating.leave(game.id, B)
         assert [(s.seat, s.user_id) for s in after.seats] == [(0, A), (1, C)]
-        await service.join(game.id, D)
+        await service.seating.join(game.id, D)
         started = await service.start(game.id, A)
         with pytest.raises(GameStateError, match="substitute"):
-            await service.leave(started.id, C)
+            await service.seating.leave(started.id, C)
 
 
 @pytest.mark.sqlite_only
@@ -138,8 +139,8 @@ async def test_undo_takes_back_your_own_action_and_the_log_keeps_it(tmp_path: Pa
         assert after.seq == dug.seq + 1
         assert after.state is not None
         assert after.state.to_json() == before.state.to_json()
-        assert [e.seq for e in await service.log(info.id)] == list(range(1, i + 1))
-        assert await service.check_game(info.id) == dug.seq + 1
+        assert [e.seq for e in await service.history.log(info.id)] == list(range(1, i + 1))
+        assert await check_game(service, info.id) == dug.seq + 1
         # without the snapshot the whole log (with its undo entry) replays the same
         raw(tmp_path / "g.db").execute("DELETE FROM snapshots")
         rebuilt = await service.load(info.id)
@@ -149,7 +150,7 @@ async def test_undo_takes_back_your_own_action_and_the_log_keeps_it(tmp_path: Pa
         final = await service.load(info.id)
         assert final.state is not None
         assert final.state.to_json() == record.state.to_json()
-        assert [str(e) for e in await service.log(info.id)] == record.record()["actions"]
+        assert [str(e) for e in await service.history.log(info.id)] == record.record()["actions"]
 
 
 async def test_views_hide_what_the_viewer_may_not_see(tmp_path: Path) -> None:
@@ -176,17 +177,17 @@ async def test_changes_since_my_last_turn_are_the_others_actions(tmp_path: Path)
         seat0_ends = [i for i in ends if record.moves[i].seat == 0]
         stop = seat0_ends[1] + 1
         await play_moves(service, info, record.moves[:stop])
-        assert await service.changes_since_last_turn(info.id, A) == []
+        assert await service.history.changes_since_last_turn(info.id, A) == []
         nxt = seat0_ends[2]
         turn_start = max(i for i in ends if i < nxt) + 1
         await play_moves(service, info, record.moves[stop : turn_start + 1])
         # seat 0 is playing its turn: its own first action does not count as a turn
-        changes = await service.changes_since_last_turn(info.id, A)
+        changes = await service.history.changes_since_last_turn(info.id, A)
         expected = [str(m.action) for m in record.moves[stop:turn_start]]
         assert [e.notation for e in changes] == expected
         assert {e.seat for e in changes} == {1, 2}
         with pytest.raises(Exception, match="not playing"):
-            await service.changes_since_last_turn(info.id, STRANGER)
+            await service.history.changes_since_last_turn(info.id, STRANGER)
 
 
 async def test_abandon_needs_the_creator_or_an_admin(tmp_path: Path) -> None:
@@ -196,7 +197,7 @@ async def test_abandon_needs_the_creator_or_an_admin(tmp_path: Path) -> None:
             await service.abandon(info.id, B)
         done = await service.abandon(info.id, B, admin=True)
         assert done.status == "abandoned"
-        assert (await service.turn_status(info.id)).waiting == ()
+        assert (await service.history.turn_status(info.id)).waiting == ()
         with pytest.raises(GameStateError, match="abandoned"):
             await service.act(info.id, A, "keep x A1")
         with pytest.raises(GameStateError, match="already over"):
@@ -209,9 +210,9 @@ async def test_a_game_abandoned_before_its_start_can_still_be_looked_at(tmp_path
         await service.abandon(game.id, A)
         view = await service.view(game.id, A)
         assert view.game.status == "abandoned" and view.state is None
-        assert await service.log(game.id) == []
+        assert await service.history.log(game.id) == []
         with pytest.raises(GameStateError, match="abandoned"):
-            await service.join(game.id, B)
+            await service.seating.join(game.id, B)
 
 
 async def test_games_are_found_by_thread_and_player(tmp_path: Path) -> None:
@@ -221,8 +222,8 @@ async def test_games_are_found_by_thread_and_player(tmp_path: Path) -> None:
         await service.set_place(info.id, guild_id=1, channel_id=2, thread_id=3)
         found = await service.game_in_thread(3)
         assert found is not None and found.id == info.id
-        assert [g.id for g in await service.games_of_user(B)] == [info.id]
-        assert await service.games_of_user(B, finished=True) == []
+        assert [g.id for g in await games_of_user(service, B)] == [info.id]
+        assert await games_of_user(service, B, finished=True) == []
         await service.notifications.remember_message(info.id, "board", 2, 99)
         assert (await service.notifications.messages(info.id))["board"].message_id == 99
         assert await service.notifications.forget_message(info.id, "board")
@@ -236,7 +237,7 @@ async def test_a_game_opened_without_a_thread_is_taken_back_whole(tmp_path: Path
         assert await service.discard_new_game(game.id, A)
         with pytest.raises(GameNotFoundError):
             await service.info(game.id)
-        assert await service.games_of_user(A) == []
+        assert await games_of_user(service, A) == []
         # a game that has started is never deleted this way
         started = await started_game(service)
         assert not await service.discard_new_game(started.id, started.creator_id)

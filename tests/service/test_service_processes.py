@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from processes import dead_process_id
+from service_checks import check_game
 from service_helpers import USERS, Backend, FakeClock, Service, open_service, started_game
 
 from bot.service import MOUNTAIN_KING
@@ -36,8 +37,8 @@ async def two_processes(
 
 async def all_ai_game(service: Service, creator: int) -> int:
     game = await service.create_game(creator, {"players": 2}, join=False)
-    await service.add_ai(game.id, creator)
-    await service.add_ai(game.id, creator)
+    await service.seating.add_ai(game.id, creator)
+    await service.seating.add_ai(game.id, creator)
     return (await service.start(game.id, creator)).id
 
 
@@ -45,11 +46,11 @@ async def play_duties(service: Service, games: list[int], played: list[int]) -> 
     """What a scheduler does with owed moves, round after round, until each game has
     `ACTIONS` entries."""
     while True:
-        logs = [len(await service.log(g)) for g in games]
+        logs = [len(await service.history.log(g)) for g in games]
         if min(logs) >= ACTIONS:
             return
         for game_id, seat in await service.owed_moves(limit=50):
-            if len(await service.log(game_id)) >= ACTIONS:
+            if len(await service.history.log(game_id)) >= ACTIONS:
                 continue
             if await service.play_owed_move(game_id, seat) is not None:
                 played.append(game_id)
@@ -78,13 +79,13 @@ async def test_two_processes_play_each_owed_ai_move_once_and_think_about_it_once
         # both processes played; no position was thought about twice (each move was
         # claimed by one of them) and no thought was wasted on a move already made
         assert played[0] and played[1]
-        entries = {g: await first.log(g) for g in games}
+        entries = {g: await first.history.log(g) for g in games}
         assert sum(len(e) for e in entries.values()) == len(played[0]) + len(played[1])
         assert len(thoughts) == len(played[0]) + len(played[1])
         for game_id in games:
             # the log is the single-process trajectory: every entry is the AI's choice
             # at its position, each position played once (the check replays it)
-            assert await first.check_game(game_id) == len(entries[game_id])
+            assert await check_game(first, game_id) == len(entries[game_id])
             assert [e.seq for e in entries[game_id]] == list(range(1, len(entries[game_id]) + 1))
         # nothing is left claimed
         assert await first.store.duty_claims(first.now()) == []
@@ -102,13 +103,13 @@ async def test_a_move_claimed_by_another_process_is_left_to_it_until_its_lease_r
         assert await mine.owed_moves() != []
         assert await mine.play_owed_move(game_id, 0) is None
         assert await mine.play_owed_move(game_id, 1) is None
-        assert len(await mine.log(game_id)) == 0
+        assert len(await mine.history.log(game_id)) == 0
         # the other process died without a word (on another machine: only its lease
         # tells); once the lease ran out, this one plays
         clock.advance(mine.duties.lease)
         played = [p for s in (0, 1) if (p := await mine.play_owed_move(game_id, s))]
         assert played
-        assert len(await mine.log(game_id)) == len(played)
+        assert len(await mine.history.log(game_id)) == len(played)
         # the overtaken process, late, finds nothing of its own to give up
         assert not await theirs.store.release_duty(held)
 

@@ -60,11 +60,11 @@ async def test_turn_status_shows_who_is_awaited_since_when(tmp_path: Path) -> No
     clock = FakeClock()
     async with open_service(tmp_path / "g.db", clock=clock) as service:
         game = await service.create_game(A, {"players": 2}, reminder_interval=6 * HOUR)
-        await service.join(game.id, B)
+        await service.seating.join(game.id, B)
         clock.advance(HOUR)
         info = await service.start(game.id, A)
         started = clock.now
-        status = await service.turn_status(info.id)
+        status = await service.history.turn_status(info.id)
         assert [w.seat for w in status.waiting] == [0]  # the first gate
         assert status.waiting[0].since == started
         assert status.waiting[0].next_reminder == started + 6 * HOUR
@@ -73,7 +73,7 @@ async def test_turn_status_shows_who_is_awaited_since_when(tmp_path: Path) -> No
         clock.advance(HOUR)
         await play_moves(service, info, gates[:1])
         gate_at = clock.now
-        status = await service.turn_status(info.id)
+        status = await service.history.turn_status(info.id)
         assert [w.seat for w in status.waiting] == [1]
         assert status.waiting[0].label == "orange" and status.waiting[0].user_id == B
         assert gate_at - timedelta(seconds=1) < status.waiting[0].since <= gate_at
@@ -82,7 +82,7 @@ async def test_turn_status_shows_who_is_awaited_since_when(tmp_path: Path) -> No
         await play_moves(service, info, gates[1:])
         gates_done = clock.now
         # the draft is simultaneous: a new phase awaits every seat anew
-        status = await service.turn_status(info.id)
+        status = await service.history.turn_status(info.id)
         assert [w.seat for w in status.waiting] == [0, 1]
         assert all(
             gates_done - timedelta(seconds=1) < w.since <= gates_done for w in status.waiting
@@ -92,7 +92,7 @@ async def test_turn_status_shows_who_is_awaited_since_when(tmp_path: Path) -> No
         keeps_of_1 = [m for m in record.moves if isinstance(m.action, Keep) and m.seat == 1]
         clock.advance(HOUR)
         await play_moves(service, info, keeps_of_1)
-        status = await service.turn_status(info.id)
+        status = await service.history.turn_status(info.id)
         # seat 1 finished its draft; seat 0 is still awaited since the draft began
         assert [(w.seat, w.since) for w in status.waiting] == [(0, drafting)]
         keeps_of_0 = [m for m in record.moves if isinstance(m.action, Keep) and m.seat == 0]
@@ -101,7 +101,7 @@ async def test_turn_status_shows_who_is_awaited_since_when(tmp_path: Path) -> No
         draft_over = clock.now
         # seat 0 goes on to play the first turn: a new phase awaits it anew (its player
         # is called and reminded for the turn, not for the draft)
-        status = await service.turn_status(info.id)
+        status = await service.history.turn_status(info.id)
         assert [w.seat for w in status.waiting] == [0]
         assert draft_over - timedelta(seconds=1) < status.waiting[0].since <= draft_over
 
@@ -122,12 +122,12 @@ async def test_due_reminders_are_counted_muted_and_reset_by_the_next_turn(tmp_pa
         assert nxt is not None and nxt > clock.now
         await service.notifications.mute_turn(info.id, B)
         assert await service.notifications.due_reminders() == []
-        waiting = {w.seat: w for w in (await service.turn_status(info.id)).waiting}
+        waiting = {w.seat: w for w in (await service.history.turn_status(info.id)).waiting}
         assert waiting[0].missed == 1 and waiting[1].muted
         # after the draft, seat 0 plays its first turn and seat 1's new turn is not muted
         end = next(i for i, m in enumerate(record.moves) if isinstance(m.action, EndTurn))
         await play_moves(service, info, record.moves[len(gates) : end + 1])
-        waiting = {w.seat: w for w in (await service.turn_status(info.id)).waiting}
+        waiting = {w.seat: w for w in (await service.history.turn_status(info.id)).waiting}
         assert list(waiting) == [1] and not waiting[1].muted and waiting[1].missed == 0
         with pytest.raises(NotYourTurnError):
             await service.notifications.mute_turn(info.id, A)
@@ -138,12 +138,12 @@ async def test_a_players_quiet_hours_move_their_reminder(tmp_path: Path) -> None
     async with open_service(tmp_path / "g.db", clock=clock) as service:
         await service.notifications.set_prefs(NotificationPrefs(A, quiet_start=1320, quiet_end=420))
         game = await service.create_game(A, {"players": 2}, reminder_interval=3 * HOUR)
-        await service.join(game.id, B)
+        await service.seating.join(game.id, B)
         info = await service.start(game.id, A)
-        waiting = {w.seat: w for w in (await service.turn_status(game.id)).waiting}
+        waiting = {w.seat: w for w in (await service.history.turn_status(game.id)).waiting}
         assert waiting[0].next_reminder == at(3, 7)
         await place_gates(service, info)  # the draft: both players are awaited
-        waiting = {w.seat: w for w in (await service.turn_status(game.id)).waiting}
+        waiting = {w.seat: w for w in (await service.history.turn_status(game.id)).waiting}
         assert waiting[0].next_reminder == at(3, 7)
         assert waiting[1].next_reminder == waiting[1].since + 3 * HOUR
 

@@ -7,6 +7,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from service_checks import check_game
 from service_helpers import open_service, play_moves, raw, record_for, started_game, user_of
 
 from bot.service import CorruptGameError
@@ -23,7 +24,7 @@ async def test_a_retried_interaction_returns_the_stored_result_and_is_applied_on
         again = await service.act(info.id, user, move.action, interaction_id=111)
         assert not first.repeated and again.repeated
         assert again.to_json() == first.to_json()
-        assert [e.seq for e in await service.log(info.id)] == [1]
+        assert [e.seq for e in await service.history.log(info.id)] == [1]
 
 
 async def test_a_retry_after_the_game_moved_on_still_gets_its_answer(tmp_path: Path) -> None:
@@ -90,8 +91,8 @@ async def test_retries_reaching_two_processes_apply_once(tmp_path: Path) -> None
             for r in results:
                 assert not isinstance(r, BaseException), r
                 assert r.seq == i + 1 and r.to_json() == applied[0].to_json()
-        assert [e.seq for e in await one.log(info.id)] == list(range(1, 21))
-        assert await two.check_game(info.id) == 20
+        assert [e.seq for e in await one.history.log(info.id)] == list(range(1, 21))
+        assert await check_game(two, info.id) == 20
 
 
 @pytest.mark.sqlite_only

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from service_checks import legal_actions as offered_actions
 from service_helpers import (
     STRANGER,
     USERS,
@@ -145,8 +146,8 @@ async def test_a_kicked_player_is_refused_and_a_substitute_plays_the_seat(
         info = await started_game(service, players=2)
         record = record_for(info)
         with pytest.raises(NotAllowedError):
-            await service.kick(info.id, B, A)
-        kicked = await service.kick(info.id, A, B)
+            await service.seating.kick(info.id, B, A)
+        kicked = await service.seating.kick(info.id, A, B)
         assert kicked.seats[1].controller_id is None and kicked.seats[1].machine_played
         at = next(i for i, m in enumerate(record.moves) if m.seat == 1)
         first_b = record.moves[at]
@@ -156,9 +157,9 @@ async def test_a_kicked_player_is_refused_and_a_substitute_plays_the_seat(
         # the autopilot may play the vacant seat
         await service.act_for_autopilot(info.id, 1, first_b.action)
         with pytest.raises(SeatingError, match="already plays a seat"):
-            await service.substitute(info.id, A, 1, A)
+            await service.seating.substitute(info.id, A, 1, A)
         with pytest.raises(NotAllowedError):
-            await service.substitute(info.id, C, 1, C)
+            await service.seating.substitute(info.id, C, 1, C)
         subbed = await offered_and_accepted(service, info.id, A, 1, C)
         assert subbed.seats[1].controller_id == C and not subbed.seats[1].autopilot
         with pytest.raises(NotAllowedError, match="played by its player"):
@@ -169,7 +170,7 @@ async def test_a_kicked_player_is_refused_and_a_substitute_plays_the_seat(
         loaded = await service.load(info.id)
         assert loaded.state is not None
         assert loaded.state.to_json() == record.state.to_json()
-        assert {e.user_id for e in await service.log(info.id) if e.seat == 1} == {None, C}
+        assert {e.user_id for e in await service.history.log(info.id) if e.seat == 1} == {None, C}
 
 
 async def test_a_player_hands_their_own_seat_over_and_gets_it_back(tmp_path: Path) -> None:
@@ -177,7 +178,7 @@ async def test_a_player_hands_their_own_seat_over_and_gets_it_back(tmp_path: Pat
         info = await started_game(service, players=2)
         handed = await offered_and_accepted(service, info.id, B, 1, C)
         assert handed.seat_of(C) is not None and handed.seat_of(B) is None
-        back = await service.substitute(info.id, A, 1, None)
+        back = await service.seating.substitute(info.id, A, 1, None)
         assert back.seat_of(B) is not None and back.seat_of(C) is None
 
 
@@ -185,20 +186,24 @@ async def test_only_the_seat_or_the_creator_changes_the_autopilot(tmp_path: Path
     async with open_service(tmp_path / "g.db") as service:
         info = await started_game(service, players=3)
         with pytest.raises(NotAllowedError):
-            await service.set_autopilot(info.id, C, 1, True)
-        assert (await service.set_autopilot(info.id, B, 1, True)).seats[1].autopilot
-        assert not (await service.set_autopilot(info.id, A, 1, False)).seats[1].autopilot
-        assert (await service.set_autopilot(info.id, C, 1, True, admin=True)).seats[1].autopilot
+            await service.seating.set_autopilot(info.id, C, 1, True)
+        assert (await service.seating.set_autopilot(info.id, B, 1, True)).seats[1].autopilot
+        assert not (await service.seating.set_autopilot(info.id, A, 1, False)).seats[1].autopilot
+        assert (
+            (await service.seating.set_autopilot(info.id, C, 1, True, admin=True))
+            .seats[1]
+            .autopilot
+        )
 
 
 async def test_kicking_a_substitute_gives_the_seat_back_to_its_player(tmp_path: Path) -> None:
     async with open_service(tmp_path / "g.db") as service:
         info = await started_game(service, players=2)
         await offered_and_accepted(service, info.id, A, 1, C)
-        back = await service.kick(info.id, A, C)
+        back = await service.seating.kick(info.id, A, C)
         assert back.seats[1].controller_id == B and not back.seats[1].autopilot
         with pytest.raises(NotInGameError):
-            await service.kick(info.id, A, C)
+            await service.seating.kick(info.id, A, C)
 
 
 async def test_legal_actions_are_offered_only_to_the_players_who_may_act(
@@ -208,24 +213,24 @@ async def test_legal_actions_are_offered_only_to_the_players_who_may_act(
         info = await started_game(service, players=2)
         loaded = await service.load(info.id)
         assert loaded.state is not None
-        offered = await service.legal_actions(info.id, A)
+        offered = await offered_actions(service, info.id, A)
         assert offered == [str(a) for a in legal_actions(loaded.state, 0)]
         assert offered and all(o.startswith("gate ") for o in offered)
-        assert await service.legal_actions(info.id, B) == []  # seat 0 places the first gate
+        assert await offered_actions(service, info.id, B) == []  # seat 0 places the first gate
         record = record_for(info)
         gates = [m for m in record.moves if type(m.action).__name__ == "PlaceGate"]
         await play_moves(service, info, gates)
         for user in (A, B):  # everyone drafts at once
-            offered = await service.legal_actions(info.id, user)
+            offered = await offered_actions(service, info.id, user)
             assert offered and all(o.startswith("keep ") for o in offered)
         with pytest.raises(NotInGameError):
-            await service.legal_actions(info.id, STRANGER)
+            await offered_actions(service, info.id, STRANGER)
 
 
 async def offered_and_accepted(
     service: Service, game_id: int, by: int, seat: int, user: int
 ) -> GameInfo:
     """`by` offers the seat to `user`, who accepts it (seats change hands by consent)."""
-    offer = await service.offer_seat(game_id, by, seat, user)
+    offer = await service.seating.offer_seat(game_id, by, seat, user)
     assert offer.accepter_id == user
-    return await service.accept_seat(game_id, user, seat, user, by, offer.token)
+    return await service.seating.accept_seat(game_id, user, seat, user, by, offer.token)

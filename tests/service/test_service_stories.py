@@ -17,7 +17,7 @@ async def test_each_action_keeps_its_story_as_data(tmp_path: Path) -> None:
     async with open_service(tmp_path / "g.db") as service:
         info = await started_game(service)
         await play_moves(service, info, record_for(info).moves[:30])
-        log = await service.log(info.id)
+        log = await service.history.log(info.id)
         assert len(log) == 30
         for entry in log:
             # a kind of story for each kind of action, named as its notation's verb; the
@@ -35,10 +35,10 @@ async def test_an_older_games_english_sentences_are_told_anew_from_its_log(
     async with open_service(path) as service:
         info = await started_game(service)
         await play_moves(service, info, record_for(info).moves[:40])
-        told = [e.story for e in await service.log(info.id)]
+        told = [e.story for e in await service.history.log(info.id)]
         mover = info.seats[0].controller_id
         assert mover is not None
-        since = [e.story for e in await service.changes_since_last_turn(info.id, mover)]
+        since = [e.story for e in await service.history.changes_since_last_turn(info.id, mover)]
     # as a bot before structured stories stored them: English sentences (and a few
     # entries of the oldest games with none at all)
     db = raw(path)
@@ -47,8 +47,10 @@ async def test_an_older_games_english_sentences_are_told_anew_from_its_log(
     db.close()
     async with open_service(path) as service:
         # told anew from the log: the same stories as a game stored with them
-        assert [e.story for e in await service.log(info.id)] == told
-        assert [e.story for e in await service.changes_since_last_turn(info.id, mover)] == since
+        assert [e.story for e in await service.history.log(info.id)] == told
+        assert [
+            e.story for e in await service.history.changes_since_last_turn(info.id, mover)
+        ] == since
         # and the stored rows are left as they were (reading changes nothing)
     db = raw(path)
     assert db.execute("SELECT count(*) FROM actions WHERE story IS NULL").fetchone()[0] > 0

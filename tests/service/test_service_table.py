@@ -75,7 +75,7 @@ async def test_a_turn_end_owes_its_post_calling_the_next_player_and_the_answer(
         post, reply = await owed(service, info.id)
         # the turn post tells every action of the turn from the stored stories
         assert isinstance(post.payload, TurnPost)
-        log = await service.log(info.id)
+        log = await service.history.log(info.id)
         stories = [e.story for e in log[-len(turn) :]]
         assert list(post.payload.sentences) == stories
         assert post.payload.sentences[-1] == {"kind": "end"}
@@ -86,7 +86,7 @@ async def test_a_turn_end_owes_its_post_calling_the_next_player_and_the_answer(
         [called] = post.payload.calls
         assert called.seat == other and called.user_id == user_of(info, other)
         assert post.payload.call_phase == "play"
-        status = await service.turn_status(info.id)
+        status = await service.history.turn_status(info.id)
         assert post.payload.next_reminder == status.waiting[0].next_reminder
         # the private answer comes last, and only if the command does not send it itself
         assert isinstance(reply.payload, Reply) and reply.id == result.reply_id
@@ -108,7 +108,7 @@ async def test_an_undone_action_is_left_out_of_the_turn_post(tmp_path: Path) -> 
         dig = legal_actions(loaded.state, seat, "dig")[0]
         await service.act(info.id, user, dig)
         await service.undo(info.id, user)
-        log = await service.log(info.id)
+        log = await service.history.log(info.id)
         assert all(e.notation != str(dig) for e in log)
         # play the recorded turn to its end
         for move in record.moves[done:]:
@@ -203,7 +203,7 @@ async def test_the_game_over_is_owed_with_the_winners(tmp_path: Path) -> None:
         assert record.outcome is not None
         assert [p.seat for p in last.payload.winners] == list(record.outcome.winning_seats)
         # the record the post attaches replays to the stored outcome
-        stored = await service.record(info.id)
+        stored = await service.history.record(info.id)
         assert stored["seed"] == info.seed and len(stored["actions"]) == len(record.moves)
 
 
@@ -211,11 +211,11 @@ async def test_ai_seats_are_a_flag_and_the_ai_owes_their_moves(tmp_path: Path) -
     clock = FakeClock()
     async with open_service(tmp_path / "g.db", clock=clock) as service:
         game = await service.create_game(A, {"players": 3})
-        await service.join(game.id, B)
-        info = await service.add_ai(game.id, A)
+        await service.seating.join(game.id, B)
+        info = await service.seating.add_ai(game.id, A)
         assert info.seats[2].ai and info.seats[2].user_id is None
         with pytest.raises(Exception, match="creator"):
-            await service.add_ai(game.id, B)
+            await service.seating.add_ai(game.id, B)
         info = await service.start(game.id, A)
         # the people place the first gates; then the AI's gate is owed at once
         assert await service.owed_moves() == []
@@ -232,7 +232,7 @@ async def test_ai_seats_are_a_flag_and_the_ai_owes_their_moves(tmp_path: Path) -
         while await service.owed_moves():
             await service.play_owed_move(info.id, 2)
         # the stored log: while the others draft, the table hears nothing of the AI's keeps
-        assert not [e for e in await service.log(info.id) if e.notation[:4] == "keep"]
+        assert not [e for e in await service.history.log(info.id) if e.notation[:4] == "keep"]
         stored = await service.store.actions(info.id)
         kept = [e for e in stored if e.seat == 2 and e.notation[:4] == "keep"]
         assert len(kept) == 4 and all(e.story for e in kept)
@@ -248,7 +248,7 @@ async def test_kicking_the_player_to_move_hands_the_turn_to_the_ai(tmp_path: Pat
         loaded = await service.load(info.id)
         seat = loaded.state.turn.seat
         user = user_of(info, seat)
-        await service.kick(info.id, A if user != A else B, user, admin=True)
+        await service.seating.kick(info.id, A if user != A else B, user, admin=True)
         assert await service.owed_moves() == [(info.id, seat)]
         news = (await owed(service, info.id))[-1]
         assert isinstance(news.payload, SeatNews) and news.payload.change == "kicked"
@@ -256,7 +256,7 @@ async def test_kicking_the_player_to_move_hands_the_turn_to_the_ai(tmp_path: Pat
         while (await service.load(info.id)).state.turn.seat == seat:
             assert await service.play_owed_move(info.id, seat) is not None
         # a substitute takes the vacant seat by its number and is pinged when it is awaited
-        await service.substitute(info.id, B, seat, C, admin=True, name="carol")
+        await service.seating.substitute(info.id, B, seat, C, admin=True, name="carol")
         seated = await service.info(info.id)
         assert seated.seats[seat].controller_id == C and seated.seats[seat].name == "carol"
 
@@ -266,7 +266,7 @@ async def test_a_substitute_for_the_seat_to_move_is_pinged(tmp_path: Path) -> No
         info = await started_game(service)
         await to_play_phase(service, info)
         seat = (await service.load(info.id)).state.turn.seat
-        await service.substitute(info.id, A, seat, C, admin=True, name="carol")
+        await service.seating.substitute(info.id, A, seat, C, admin=True, name="carol")
         ping = (await owed(service, info.id))[-1]
         assert isinstance(ping.payload, Ping) and ping.payload.player.user_id == C
         assert ping.payload.player.name == "carol"
@@ -278,8 +278,8 @@ async def test_many_stalled_ai_games_never_crowd_out_a_reminder(tmp_path: Path) 
         stalled = []
         for n in range(120):
             game = await service.create_game(10_000 + n, {"players": 2}, join=False)
-            await service.add_ai(game.id, 10_000 + n)
-            await service.add_ai(game.id, 10_000 + n)
+            await service.seating.add_ai(game.id, 10_000 + n)
+            await service.seating.add_ai(game.id, 10_000 + n)
             stalled.append((await service.start(game.id, 10_000 + n)).id)
         humans = await started_game(service)
         await place_gates(service, humans)  # both humans draft now

@@ -110,7 +110,7 @@ async def test_the_ai_plays_a_skipped_turn_then_hands_the_seat_back(tmp_path: Pa
             await service.play_owed_move(info.id, row.seat)
         seat = (await service.info(info.id)).seats[row.seat]
         assert not seat.skip_turn and not seat.machine_played
-        log = await service.log(info.id)
+        log = await service.history.log(info.id)
         assert log[-1].seat == row.seat and log[-1].notation == "end"
 
 
@@ -143,7 +143,7 @@ async def test_the_vote_is_void_when_the_absent_player_comes_back(tmp_path: Path
         vote = await service.votes.open_if_due(row)
         assert vote is not None
         record = record_for(info)
-        done = len(await service.log(info.id))
+        done = len(await service.history.log(info.id))
         turn = []
         for move in record.moves[done:]:
             turn.append(move)

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from service_checks import digest_due_at, legal_actions
 from service_helpers import START, USERS, Backend, FakeClock, Service, open_service, raw
 
 from bot.service.your_games import next_digest
@@ -27,7 +28,7 @@ async def game_of(
     info = await service.create_game(creator, {"players": 1 + len(others)}, guild_id=guild)
     await service.set_place(info.id, guild_id=guild, channel_id=500, thread_id=600 + info.id)
     for user in others:
-        await service.join(info.id, user)
+        await service.seating.join(info.id, user)
     if start:
         await service.start(info.id, creator)
     return info.id
@@ -39,10 +40,10 @@ async def play_until_not_awaited(service: Service, game_id: int, user: int) -> N
         info = await service.info(game_id)
         seat = info.seat_of(user)
         assert seat is not None
-        waiting = (await service.turn_status(game_id)).waiting
+        waiting = (await service.history.turn_status(game_id)).waiting
         if seat.seat not in {w.seat for w in waiting}:
             return
-        await service.act(game_id, user, (await service.legal_actions(game_id, user))[0])
+        await service.act(game_id, user, (await legal_actions(service, game_id, user))[0])
     raise AssertionError("the game kept waiting for the user")
 
 
@@ -70,7 +71,7 @@ async def test_your_moves_come_first_then_running_games_lobbies_and_the_last_fin
         await game_of(service, ME, FRIEND, guild=ELSEWHERE)  # another server
         await game_of(service, FRIEND, OTHER)  # a game I am not in
 
-        games = await service.your_games(ME, guild_id=GUILD)
+        games = await service.your_games.listing(ME, guild_id=GUILD)
 
         ids = [g.game.id for g in games]
         # my move first, then the game waiting for the friend, the lobby, then the
@@ -86,9 +87,9 @@ async def test_your_moves_come_first_then_running_games_lobbies_and_the_last_fin
         assert games[2].game.status == "open" and not games[2].awaited
         assert {g.game.status for g in games[3:]} == {"abandoned"}
 
-        everywhere = await service.your_games(ME, finished=0)
+        everywhere = await service.your_games.listing(ME, finished=0)
         assert len(everywhere) == 4  # three here (no finished ones) and one elsewhere
-        assert await service.your_games(9999, guild_id=GUILD) == []
+        assert await service.your_games.listing(9999, guild_id=GUILD) == []
 
 
 async def test_of_several_games_awaiting_you_the_longest_waiting_comes_first(
@@ -103,7 +104,7 @@ async def test_of_several_games_awaiting_you_the_longest_waiting_comes_first(
         clock.advance(timedelta(hours=2))
         # the older game waited for me since its start; my friend playing there did not
         # renew my wait
-        games = await service.your_games(ME, guild_id=GUILD)
+        games = await service.your_games.listing(ME, guild_id=GUILD)
         assert [g.game.id for g in games] == [older, newer]
         assert all(g.your_move for g in games)
         assert games[0].since is not None and games[1].since is not None
@@ -116,8 +117,8 @@ async def test_a_seat_on_autopilot_is_not_your_move(tmp_path: Path) -> None:
         info = await service.info(game)
         seat = info.seat_of(ME)
         assert seat is not None
-        await service.set_autopilot(game, ME, seat.seat, True)
-        [entry] = await service.your_games(ME, guild_id=GUILD)
+        await service.seating.set_autopilot(game, ME, seat.seat, True)
+        [entry] = await service.your_games.listing(ME, guild_id=GUILD)
         assert not entry.your_move and entry.seat.autopilot
 
 
@@ -131,25 +132,25 @@ async def test_the_digest_is_due_once_a_day_at_nine_in_the_players_time_zone(
     async with open_service(tmp_path / "games.db", clock=clock) as service:
         game = await game_of(service, ME, FRIEND)
         await service.notifications.set_prefs(NotificationPrefs(ME, timezone="Europe/Warsaw"))
-        due = await service.set_digest(ME, True)
+        due = await service.your_games.set_digest(ME, True)
         assert due == datetime(2026, 3, 3, 8, 0, tzinfo=UTC)  # 09:00 in Warsaw
-        assert await service.claim_digests() == []
+        assert await service.your_games.claim_digests() == []
         clock.now = datetime(2026, 3, 3, 7, 59, tzinfo=UTC)
-        assert await service.claim_digests() == []
+        assert await service.your_games.claim_digests() == []
 
         clock.now = datetime(2026, 3, 3, 8, 0, tzinfo=UTC)
-        [digest] = await service.claim_digests()
+        [digest] = await service.your_games.claim_digests()
         assert digest.user_id == ME
         assert [g.game.id for g in digest.games] == [game]
         # once a day: not again today, even an hour later
-        assert await service.claim_digests() == []
+        assert await service.your_games.claim_digests() == []
         clock.advance(timedelta(hours=10))
-        assert await service.claim_digests() == []
-        assert await service.digest_due_at(ME) == datetime(2026, 3, 4, 8, 0, tzinfo=UTC)
+        assert await service.your_games.claim_digests() == []
+        assert await digest_due_at(service, ME) == datetime(2026, 3, 4, 8, 0, tzinfo=UTC)
         clock.now = datetime(2026, 3, 4, 8, 0, tzinfo=UTC)
-        assert len(await service.claim_digests()) == 1
+        assert len(await service.your_games.claim_digests()) == 1
         # my friend opted in to nothing: no digest for them
-        assert await service.digest_due_at(FRIEND) is None
+        assert await digest_due_at(service, FRIEND) is None
 
 
 async def test_nobody_is_sent_a_digest_when_no_game_awaits_them(tmp_path: Path) -> None:
@@ -157,13 +158,13 @@ async def test_nobody_is_sent_a_digest_when_no_game_awaits_them(tmp_path: Path) 
     async with open_service(tmp_path / "games.db", clock=clock) as service:
         game = await game_of(service, ME, FRIEND)
         await play_until_not_awaited(service, game, ME)
-        await service.set_digest(ME, True)
+        await service.your_games.set_digest(ME, True)
         clock.advance(timedelta(days=1))
-        assert await service.claim_digests() == []
+        assert await service.your_games.claim_digests() == []
         stored = await service.store.digest(ME)
         # asked again tomorrow; nothing was recorded as sent
         assert stored == DigestRecord(ME, datetime(2026, 3, 4, 9, 0, tzinfo=UTC), None)
-        assert await service.claim_digests() == []
+        assert await service.your_games.claim_digests() == []
 
 
 @pytest.mark.sqlite_only
@@ -172,20 +173,22 @@ async def test_the_sent_marker_survives_a_restart(tmp_path: Path) -> None:
     clock = FakeClock()
     async with open_service(path, clock=clock) as service:
         await game_of(service, ME, FRIEND)
-        await service.set_digest(ME, True)
+        await service.your_games.set_digest(ME, True)
         clock.now = datetime(2026, 3, 3, 9, 30, tzinfo=UTC)
-        assert len(await service.claim_digests()) == 1
+        assert len(await service.your_games.claim_digests()) == 1
     # the process restarts the same day: the digest is not sent again
     async with open_service(path, clock=clock) as service:
-        assert await service.claim_digests() == []
+        assert await service.your_games.claim_digests() == []
         stored = await service.store.digest(ME)
         assert stored is not None and stored.sent_at is not None
         assert abs(stored.sent_at - clock.now) < timedelta(seconds=1)
         # turning the digest off and on again the same day does not bring a second one
-        await service.set_digest(ME, False)
-        assert await service.digest_due_at(ME) is None
-        assert await service.set_digest(ME, True) == datetime(2026, 3, 4, 9, 0, tzinfo=UTC)
-        assert await service.claim_digests() == []
+        await service.your_games.set_digest(ME, False)
+        assert await digest_due_at(service, ME) is None
+        assert await service.your_games.set_digest(ME, True) == datetime(
+            2026, 3, 4, 9, 0, tzinfo=UTC
+        )
+        assert await service.your_games.claim_digests() == []
     assert raw(path).execute("SELECT COUNT(*) FROM digests").fetchone() == (1,)
 
 
@@ -195,15 +198,15 @@ async def test_a_new_time_zone_moves_the_digest_but_never_brings_two_in_a_day(
     clock = FakeClock()
     async with open_service(tmp_path / "games.db", clock=clock) as service:
         await game_of(service, ME, FRIEND)
-        await service.set_digest(ME, True)
+        await service.your_games.set_digest(ME, True)
         clock.now = datetime(2026, 3, 3, 9, 0, tzinfo=UTC)
-        assert len(await service.claim_digests()) == 1
+        assert len(await service.your_games.claim_digests()) == 1
         # 09:00 in New York is 14:00 UTC today: too soon after this morning's digest
         await service.notifications.set_prefs(NotificationPrefs(ME, timezone="America/New_York"))
-        due = await service.set_digest(ME)
+        due = await service.your_games.set_digest(ME)
         assert due == datetime(2026, 3, 4, 14, 0, tzinfo=UTC)
         clock.now = datetime(2026, 3, 3, 14, 0, tzinfo=UTC)
-        assert await service.claim_digests() == []
+        assert await service.your_games.claim_digests() == []
 
 
 @pytest.mark.sqlite_only
@@ -271,5 +274,7 @@ async def test_a_database_of_the_previous_version_upgrades_and_keeps_its_setting
         assert await service.store.schema_version() == LATEST_VERSION
         prefs = await service.notifications.prefs(ME)
         assert prefs.dm_opt_in and prefs.timezone == "Europe/Warsaw"
-        assert await service.digest_due_at(ME) is None
-        assert await service.set_digest(ME, True) == datetime(2026, 3, 3, 8, 0, tzinfo=UTC)
+        assert await digest_due_at(service, ME) is None
+        assert await service.your_games.set_digest(ME, True) == datetime(
+            2026, 3, 3, 8, 0, tzinfo=UTC
+        )

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import aiosqlite
 import pytest
+from service_checks import check_game
 from service_helpers import open_service, play_moves, raw, record_for, started_game
 
 from bot.service import StorageFullError
@@ -151,7 +152,7 @@ async def test_a_full_disk_refuses_the_move_and_the_store_works_once_space_retur
         failed_at = len(stored) - len(before) + 6
         await unlimit_pages(store)  # space returns
         await play_moves(service, info, moves[failed_at : failed_at + 5])
-        assert await service.check_game(info.id) == failed_at + 5
+        assert await check_game(service, info.id) == failed_at + 5
         assert log_rows(path)[: len(stored)] == stored
 
 

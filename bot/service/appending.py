@@ -1,0 +1,189 @@
+"""Storing one accepted action: its log entry with its story, its snapshot, the
+interaction's answer, the new reminder schedule and every message it makes owed, in
+one store transaction (`append`); and what another process storing first means for it
+(`Overtaken`, `again_if_overtaken`, `earlier_result`)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+from datetime import datetime
+
+from bot.service import stories
+from bot.service.errors import GameMovedOnError
+from bot.service.loading import Loaded, corrupt, storage_full
+from bot.service.notifications import waiting_rows
+from bot.service.protocol import A, GameRules, S, StoryData
+from bot.service.results import ActResult, ReplyTo
+from bot.service.seats import label, seat_numbered
+from bot.service.table import REPLY_GRACE, REPLY_TTL, Commit, Telling, owed_after, stored
+from bot.store import (
+    ActionRecord,
+    DuplicateInteractionError,
+    InteractionRecord,
+    ReminderRecord,
+    SeatRecord,
+    SeqConflictError,
+    SnapshotRecord,
+    StatusConflictError,
+    Store,
+    WriteFaultError,
+)
+
+# how often an action is tried when other processes keep storing moves of its game first
+OVERTAKEN_TRIES = 5
+
+
+class Overtaken(GameMovedOnError):
+    """Another process stored a move of the game between this one's load and write."""
+
+
+async def again_if_overtaken(
+    attempt: Callable[[], Awaitable[ActResult]], *, again: bool
+) -> ActResult:
+    """The attempt's result, trying it again (with `again`) while another bot process
+    stores a move of the same game between its load and its write: in a simultaneous
+    phase, or the AI of another seat. Each try loads the game anew and checks the
+    action against it, so the action is refused if it no longer fits, as it is when
+    one process serves both."""
+    for tries in range(1, OVERTAKEN_TRIES + 1):
+        try:
+            return await attempt()
+        except Overtaken:
+            if not again or tries == OVERTAKEN_TRIES:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+async def append(
+    store: Store,
+    rules: GameRules[S, A],
+    now: datetime,
+    loaded: Loaded[S],
+    commit: Commit[S],
+    interaction_id: int | None,
+    reply_to: ReplyTo | None,
+) -> ActResult:
+    """Persist one accepted action with its story, its snapshot, the interaction's
+    answer, the new reminder schedule and every message it makes owed, in one
+    transaction; return the events."""
+    game = loaded.game
+    seq = loaded.seq + 1
+    seat = commit.seat
+    to_act = rules.to_act(commit.after)
+    over = rules.is_over(commit.after)
+    # a new phase awaits every seat anew, even one that was awaited before
+    new_phase = rules.phase(commit.before) != rules.phase(commit.after)
+    awaited = () if new_phase else rules.to_act(commit.before)
+    turn_ended = over or new_phase or seat.seat not in to_act
+    newly = tuple(s for s in to_act if s not in awaited)
+    # the seats as they stand after this action (a skipped turn is over when it ends)
+    changed = [] if seat == seat_numbered(loaded.seats, seat.seat) else [seat]
+    if turn_ended and seat.skip_turn:
+        changed = [replace(seat, skip_turn=False)]
+    seats = [next((c for c in changed if c.seat == s.seat), s) for s in loaded.seats]
+    # the reads this may need: the new reminder rows if whom the game awaits changed,
+    # the turn's entries if it ended (both at once: one wait, not two, under load)
+    rescheduled = set(awaited) != set(to_act)
+    waiting: list[ReminderRecord] | None = None
+    turn: list[ActionRecord] = []
+    if rescheduled and turn_ended:
+        waiting, turn = await asyncio.gather(
+            waiting_rows(store, game, seats, to_act, newly, now),
+            store.turn_actions(game.id, seat.seat),
+        )
+    elif rescheduled:
+        waiting = await waiting_rows(store, game, seats, to_act, newly, now)
+    elif turn_ended:
+        turn = await store.turn_actions(game.id, seat.seat)
+    entry = ActionRecord(
+        game.id,
+        seq,
+        seat.seat,
+        commit.notation,
+        now,
+        commit.user_id,
+        interaction_id,
+        story=stories.stored(commit.story),
+        ends_turn=turn_ended,
+    )
+    result = ActResult(
+        game_id=game.id,
+        seq=seq,
+        seat=seat.seat,
+        label=label(seat),
+        user_id=commit.user_id,
+        notation=commit.notation,
+        turn_ended=turn_ended,
+        to_act=to_act,
+        newly_to_act=newly,
+        game_over=over,
+        outcome=rules.outcome(commit.after) if over else None,
+        undone=commit.undone,
+        story=commit.story,
+        told=commit.told or commit.story,
+    )
+    turn = await stories.retold(store, rules, loaded.game, loaded.config, turn)
+    owed = owed_after(
+        rules,
+        result,
+        seats,
+        [*turn, entry],
+        waiting or [],
+        reply_to=reply_to,
+        expires=now + REPLY_TTL,
+        telling=telling(rules, commit, seats),
+    )
+    interaction = None
+    if interaction_id is not None:
+        interaction = InteractionRecord(interaction_id, game.id, seq, result.to_json(), now)
+    try:
+        ids = await store.append_action(
+            entry,
+            SnapshotRecord(game.id, seq, rules.state_to_json(commit.after)),
+            interaction=interaction,
+            status="over" if over else None,
+            waiting=waiting,
+            renew=newly,
+            seats=changed,
+            owed=[stored(o, now + REPLY_GRACE if o.kind == "reply" else None) for o in owed],
+        )
+    except (SeqConflictError, StatusConflictError, DuplicateInteractionError) as exc:
+        # another process got there first; if it handled this very interaction,
+        # its answer is the answer
+        earlier = await earlier_result(store, game.id, interaction_id)
+        if earlier is not None:
+            return earlier
+        if isinstance(exc, SeqConflictError):
+            raise Overtaken(game.id) from None
+        raise GameMovedOnError(game.id) from None
+    except WriteFaultError as exc:  # no room (or no permission): nothing stored
+        raise storage_full(game.id, exc) from exc
+    return replace(result, reply_id=ids[-1] if reply_to is not None else None)
+
+
+def telling(rules: GameRules[S, A], commit: Commit[S], seats: Sequence[SeatRecord]) -> Telling:
+    """How the table hears of this action (see `table.Telling`)."""
+    before = rules.announce(commit.before)
+    after = rules.announce(commit.after)
+    revealed: tuple[tuple[int, StoryData], ...] = ()
+    if before == "secret" and after != "secret":
+        revealed = tuple((s.seat, rules.revealed(commit.after, s.seat)) for s in seats)
+    return Telling(before, after, rules.phase(commit.after), revealed)
+
+
+async def earlier_result(
+    store: Store, game_id: int, interaction_id: int | None
+) -> ActResult | None:
+    if interaction_id is None:
+        return None
+    record = await store.interaction(interaction_id)
+    if record is None:
+        return None
+    if record.game_id != game_id:
+        raise GameMovedOnError(game_id)
+    try:
+        return ActResult.from_json(record.result).as_repeated()
+    except (ValueError, TypeError, KeyError) as exc:
+        raise corrupt(game_id, exc) from exc
