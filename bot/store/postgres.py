@@ -40,6 +40,7 @@ from urllib.parse import urlsplit, urlunsplit
 import aiosqlite
 import asyncpg
 
+from bot.store import sql
 from bot.store.base import Store
 from bot.store.errors import (
     ConflictError,
@@ -82,17 +83,23 @@ from bot.store.sql import (
     GAME_COLUMNS,
     MACHINE_SEAT,
     OWED_COLUMNS,
+    PREFS_COLUMNS,
     REMINDER_COLUMNS,
     SEAT_COLUMNS,
     VOTE_COLUMNS,
+    action_from,
     action_params,
+    ballot_from,
     check_claim,
+    claim_from,
     digest_from,
-    dt,
     game_from,
+    interaction_from,
     maybe_ts,
     owed_from,
+    prefs_from,
     reminder_from,
+    seat_from,
     ts,
     vote_from,
 )
@@ -151,12 +158,11 @@ def _seat_changes(first: int, source: str = "") -> str:
 # a game with everything a load needs, in one statement (see `PostgresStore.load_game`)
 _LOAD_GAME = (
     f"SELECT {', '.join('g.' + c.strip() for c in GAME_COLUMNS.split(','))},"
-    f" (SELECT array_agg(ROW({SEAT_COLUMNS}) ORDER BY seat) FROM seats"
-    " WHERE game_id = g.id),"
-    " sn.seq, sn.state, sn.chain, sn.digest,"
-    f" (SELECT array_agg(ROW({ACTION_COLUMNS}) ORDER BY seq) FROM actions"
-    " WHERE game_id = g.id AND seq > COALESCE(sn.seq, 0)),"
-    " log.entries, log.last, log.chain"
+    " (SELECT array_agg(s ORDER BY s.seat) FROM seats s WHERE s.game_id = g.id) AS seats,"
+    " sn.seq AS snapshot_seq, sn.state, sn.chain AS snapshot_chain, sn.digest,"
+    " (SELECT array_agg(a ORDER BY a.seq) FROM actions a"
+    " WHERE a.game_id = g.id AND a.seq > COALESCE(sn.seq, 0)) AS later,"
+    " log.entries, log.last, log.chain AS log_chain"
     " FROM games g LEFT JOIN snapshots sn ON sn.game_id = g.id"
     " CROSS JOIN LATERAL (SELECT COUNT(*) AS entries, MAX(seq) AS last,"
     " MAX(CASE WHEN seq = COALESCE(sn.seq, -1) THEN chain END) AS chain"
@@ -234,7 +240,7 @@ _APPEND_AT_ONCE = (
     " next_at = excluded.next_at, missed = excluded.missed,"
     " muted_for_turn = excluded.muted_for_turn WHERE reminders.seat = ANY($29::bigint[])"
     f"), changed AS (UPDATE seats {_seat_changes(30, 'g, ')}"
-    ") SELECT EXISTS (SELECT 1 FROM g), (SELECT array_agg(id ORDER BY id) FROM o)"
+    ") SELECT EXISTS (SELECT 1 FROM g) AS wrote, (SELECT array_agg(id ORDER BY id) FROM o) AS ids"
 )
 
 
@@ -430,7 +436,7 @@ class PostgresStore(Store):
                 await conn.execute(
                     "INSERT INTO seats (game_id, seat, user_id, joined_at, name)"
                     " VALUES ($1, 0, $2, $3, $4)",
-                    row[0],
+                    row["id"],
                     game.creator_id,
                     at,
                     game.creator_name,
@@ -438,16 +444,11 @@ class PostgresStore(Store):
         return game_from(row)
 
     async def game(self, game_id: int) -> GameRecord | None:
-        async with self._conn() as conn:
-            row = await conn.fetchrow(f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1", game_id)
+        row = await self._fetchrow(sql.GAME, game_id)
         return None if row is None else game_from(row)
 
     async def game_in_thread(self, thread_id: int) -> GameRecord | None:
-        async with self._conn() as conn:
-            row = await conn.fetchrow(
-                f"SELECT {GAME_COLUMNS} FROM games WHERE thread_id = $1 ORDER BY id DESC LIMIT 1",
-                thread_id,
-            )
+        row = await self._fetchrow(sql.GAME_IN_THREAD, thread_id)
         return None if row is None else game_from(row)
 
     async def games_of_user(
@@ -475,33 +476,13 @@ class PostgresStore(Store):
         thread_id: int | None,
         at: datetime,
     ) -> None:
-        async with self._write() as conn:
-            await conn.execute(
-                "UPDATE games SET guild_id = $1, channel_id = $2, thread_id = $3,"
-                " updated_at = $4 WHERE id = $5",
-                guild_id,
-                channel_id,
-                thread_id,
-                ts(at),
-                game_id,
-            )
+        await self._change(sql.SET_PLACE, guild_id, channel_id, thread_id, ts(at), game_id)
 
     async def set_language(self, game_id: int, language: str, *, at: datetime) -> bool:
-        async with self._write() as conn:
-            status = await conn.execute(
-                "UPDATE games SET language = $1, updated_at = $2 WHERE id = $3",
-                language,
-                ts(at),
-                game_id,
-            )
-        return _count(status) == 1
+        return await self._change(sql.SET_LANGUAGE, language, ts(at), game_id) == 1
 
     async def discard_game(self, game_id: int) -> bool:
-        async with self._write() as conn:
-            done = await conn.execute(
-                "DELETE FROM games WHERE id = $1 AND status = 'open'", game_id
-            )
-        return _count(done) == 1
+        return await self._change(sql.DISCARD_GAME, game_id) == 1
 
     async def set_status(
         self, game_id: int, status: GameStatus, *, only_from: Collection[GameStatus], at: datetime
@@ -616,13 +597,18 @@ class PostgresStore(Store):
             row = await conn.fetchrow(_LOAD_GAME, game_id)
         if row is None:
             return None
-        seats = tuple(_seat(r) for r in row[13] or ())
+        # the seats and the log as records of their tables' row types, read by name
+        seats = tuple(seat_from(r) for r in row["seats"] or ())
         snapshot = None
-        if row[14] is not None:
-            snapshot = SnapshotRecord(game_id, row[14], row[15], row[16], row[17])
-        later = tuple(_action(r) for r in row[18] or ())
-        entries, last = int(row[19]), int(row[20] or 0)
-        log_chain = genesis(game_id) if snapshot is not None and snapshot.seq == 0 else row[21]
+        if row["snapshot_seq"] is not None:
+            snapshot = SnapshotRecord(
+                game_id, row["snapshot_seq"], row["state"], row["snapshot_chain"], row["digest"]
+            )
+        later = tuple(action_from(r) for r in row["later"] or ())
+        entries, last = int(row["entries"]), int(row["last"] or 0)
+        log_chain = (
+            genesis(game_id) if snapshot is not None and snapshot.seq == 0 else row["log_chain"]
+        )
         if later and later[-1].seq == last:
             self._remember_head(game_id, last, later[-1].chain)
         elif snapshot is not None and snapshot.seq == last:
@@ -683,11 +669,11 @@ class PostgresStore(Store):
             if fault is None:
                 raise
             raise fault from exc
-        if not done[0]:
+        if not done["wrote"]:
             self._heads.pop(game_id, None)
             return None
         self._remember_head(game_id, action.seq, chain)
-        return [int(i) for i in done[1] or ()]
+        return [int(i) for i in done["ids"] or ()]
 
     async def _append_locked(self, append: _Append) -> list[int]:
         """The append under the game's row lock, with its exact errors."""
@@ -697,13 +683,13 @@ class PostgresStore(Store):
             # the game's row lock: racing appends of one game, from any process, queue
             # here; with it, the log's last entry (its seq and chain value)
             head = await conn.fetchrow(_LOCK_GAME_AND_LOG, game_id)
-            found = None if head is None else str(head[0])
+            found = None if head is None else str(head["status"])
             if found != "active":
                 raise StatusConflictError(game_id, found, "active")
-            last = int(head[1] or 0)
+            last = int(head["seq"] or 0)
             if action.seq != last + 1:
                 raise SeqConflictError(game_id, action.seq, last)
-            previous = genesis(game_id) if last == 0 else head[2]
+            previous = genesis(game_id) if last == 0 else head["chain"]
             chain = (
                 None
                 if previous is None
@@ -721,15 +707,7 @@ class PostgresStore(Store):
         return [int(i) for i in ids or ()]
 
     async def turn_actions(self, game_id: int, seat: int) -> list[ActionRecord]:
-        async with self._conn() as conn:
-            rows = await conn.fetch(
-                f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = $1 AND seq > COALESCE("
-                "(SELECT MAX(seq) FROM actions WHERE game_id = $1 AND seat = $2 AND ends_turn = 1)"
-                ", 0) ORDER BY seq",
-                game_id,
-                seat,
-            )
-        return [_action(r) for r in rows]
+        return [action_from(r) for r in await self._fetch(sql.TURN_ACTIONS, game_id, seat)]
 
     async def put_snapshot(self, snapshot: SnapshotRecord) -> bool:
         async with self._write() as conn:
@@ -744,7 +722,7 @@ class PostgresStore(Store):
         where = " WHERE seed IS NOT NULL" if started else ""
         async with self._conn() as conn:
             rows = await conn.fetch(f"SELECT id FROM games{where} ORDER BY id")
-        return [int(r[0]) for r in rows]
+        return [int(r["id"]) for r in rows]
 
     async def game_counts(self, guild_ids: Collection[int] | None = None) -> dict[GameStatus, int]:
         where, params = "", []
@@ -752,9 +730,9 @@ class PostgresStore(Store):
             where, params = " WHERE guild_id = ANY($1::bigint[])", [sorted(set(guild_ids))]
         async with self._conn() as conn:
             rows = await conn.fetch(
-                f"SELECT status, COUNT(*) FROM games{where} GROUP BY status", *params
+                f"SELECT status, COUNT(*) AS n FROM games{where} GROUP BY status", *params
             )
-        return {r[0]: int(r[1]) for r in rows}
+        return {r["status"]: int(r["n"]) for r in rows}
 
     async def backup(self, target: str | Path) -> None:
         """A consistent copy of the whole database in `target`, a new SQLite file of the
@@ -792,15 +770,8 @@ class PostgresStore(Store):
     # --- interactions ------------------------------------------------------------------
 
     async def interaction(self, interaction_id: int) -> InteractionRecord | None:
-        async with self._conn() as conn:
-            row = await conn.fetchrow(
-                "SELECT interaction_id, game_id, seq, result, created_at FROM interactions"
-                " WHERE interaction_id = $1",
-                interaction_id,
-            )
-        if row is None:
-            return None
-        return InteractionRecord(row[0], row[1], row[2], row[3], dt(row[4]))
+        row = await self._fetchrow(sql.INTERACTION, interaction_id)
+        return None if row is None else interaction_from(row)
 
     async def prune_interactions(self, before: datetime) -> int:
         async with self._write() as conn:
@@ -833,7 +804,9 @@ class PostgresStore(Store):
                 " ORDER BY kind",
                 game_id,
             )
-        return [MessageRecord(r[0], r[1], r[2], r[3]) for r in rows]
+        return [
+            MessageRecord(r["game_id"], r["kind"], r["channel_id"], r["message_id"]) for r in rows
+        ]
 
     async def delete_message(self, game_id: int, kind: str) -> bool:
         async with self._write() as conn:
@@ -848,11 +821,10 @@ class PostgresStore(Store):
             return {}
         async with self._conn() as conn:
             rows = await conn.fetch(
-                "SELECT user_id, dm_opt_in, quiet_start, quiet_end, timezone, language"
-                " FROM notification_prefs WHERE user_id = ANY($1::bigint[])",
+                f"SELECT {PREFS_COLUMNS} FROM notification_prefs WHERE user_id = ANY($1::bigint[])",
                 ids,
             )
-        return {r[0]: NotificationPrefs(r[0], bool(r[1]), r[2], r[3], r[4], r[5]) for r in rows}
+        return {r["user_id"]: prefs_from(r) for r in rows}
 
     async def put_notification_prefs(self, prefs: NotificationPrefs) -> None:
         async with self._write() as conn:
@@ -880,12 +852,7 @@ class PostgresStore(Store):
             )
 
     async def reminders(self, game_id: int) -> list[ReminderRecord]:
-        async with self._conn() as conn:
-            rows = await conn.fetch(
-                f"SELECT {REMINDER_COLUMNS} FROM reminders WHERE game_id = $1 ORDER BY seat",
-                game_id,
-            )
-        return [reminder_from(r) for r in rows]
+        return [reminder_from(r) for r in await self._fetch(sql.REMINDERS, game_id)]
 
     async def due_reminders(self, now: datetime, *, limit: int) -> list[ReminderRecord]:
         return await self._awaited(now, limit, f"NOT {MACHINE_SEAT} AND r.muted_for_turn = 0")
@@ -972,14 +939,8 @@ class PostgresStore(Store):
         return _count(done) == 1
 
     async def last_delivered_message(self, game_id: int, channel_id: int) -> int | None:
-        async with self._conn() as conn:
-            value = await conn.fetchval(
-                "SELECT MAX(message_id) FROM outbox WHERE game_id = $1 AND channel_id = $2"
-                " AND delivered_at IS NOT NULL",
-                game_id,
-                channel_id,
-            )
-        return None if value is None else int(value)
+        row = await self._fetchrow(sql.LAST_DELIVERED, game_id, channel_id)
+        return None if row is None or row["id"] is None else int(row["id"])
 
     async def mark_tried(self, owed_ids: Collection[int], *, at: datetime) -> None:
         ids = sorted(set(owed_ids))
@@ -1029,12 +990,11 @@ class PostgresStore(Store):
             if row is None:
                 return None
             seq = await _last_seq(conn, game_id)
-            await _insert_owed(conn, game_id, seq, owed(int(row[0])), at)
+            await _insert_owed(conn, game_id, seq, owed(int(row["id"])), at)
         return vote_from(row)
 
     async def vote(self, vote_id: int) -> VoteRecord | None:
-        async with self._conn() as conn:
-            row = await conn.fetchrow(f"SELECT {VOTE_COLUMNS} FROM votes WHERE id = $1", vote_id)
+        row = await self._fetchrow(sql.VOTE, vote_id)
         return None if row is None else vote_from(row)
 
     async def open_votes(self, *, game_id: int | None = None) -> list[VoteRecord]:
@@ -1056,18 +1016,16 @@ class PostgresStore(Store):
             row = await conn.fetchrow(
                 "SELECT game_id, status FROM votes WHERE id = $1 FOR UPDATE", ballot.vote_id
             )
-            if row is None or row[1] != "open":
+            if row is None or row["status"] != "open":
                 return None
             await conn.execute(
-                "INSERT INTO ballots (vote_id, voter_id, choice, cast_at)"
-                " VALUES ($1, $2, $3, $4) ON CONFLICT (vote_id, voter_id) DO UPDATE SET"
-                " choice = excluded.choice, cast_at = excluded.cast_at",
+                sql.PUT_BALLOT,
                 ballot.vote_id,
                 ballot.voter_id,
                 ballot.choice,
                 ts(ballot.cast_at),
             )
-            game_id = int(row[0])
+            game_id = int(row["game_id"])
             await _insert_owed(conn, game_id, await _last_seq(conn, game_id), owed, ballot.cast_at)
             return await _ballots(conn, ballot.vote_id)
 
@@ -1109,41 +1067,24 @@ class PostgresStore(Store):
         return True
 
     async def set_vote_message(self, vote_id: int, channel_id: int, message_id: int) -> None:
-        async with self._write() as conn:
-            await conn.execute(
-                "UPDATE votes SET channel_id = $1, message_id = $2 WHERE id = $3",
-                channel_id,
-                message_id,
-                vote_id,
-            )
+        await self._change(sql.SET_VOTE_MESSAGE, channel_id, message_id, vote_id)
 
     # --- the daily digest ----------------------------------------------------------------
 
     async def digest(self, user_id: int) -> DigestRecord | None:
-        async with self._conn() as conn:
-            row = await conn.fetchrow(
-                "SELECT user_id, due_at, sent_at FROM digests WHERE user_id = $1", user_id
-            )
+        row = await self._fetchrow(sql.DIGEST, user_id)
         return None if row is None else digest_from(row)
 
     async def put_digest(self, digest: DigestRecord) -> None:
-        async with self._write() as conn:
-            await conn.execute(
-                "INSERT INTO digests (user_id, due_at, sent_at) VALUES ($1, $2, $3)"
-                " ON CONFLICT (user_id) DO UPDATE SET due_at = excluded.due_at,"
-                " sent_at = excluded.sent_at",
-                digest.user_id,
-                maybe_ts(digest.due_at),
-                maybe_ts(digest.sent_at),
-            )
+        await self._change(
+            sql.PUT_DIGEST, digest.user_id, maybe_ts(digest.due_at), maybe_ts(digest.sent_at)
+        )
 
     async def due_digests(self, now: datetime, *, limit: int) -> list[DigestRecord]:
         async with self._conn() as conn:
             # a digest another process is claiming right now is left to it
             rows = await conn.fetch(
-                "SELECT user_id, due_at, sent_at FROM digests"
-                " WHERE due_at IS NOT NULL AND due_at <= $1 ORDER BY due_at LIMIT $2"
-                " FOR UPDATE SKIP LOCKED",
+                f"{sql.DUE_DIGESTS} FOR UPDATE SKIP LOCKED",
                 ts(now),
                 limit,
             )
@@ -1198,18 +1139,27 @@ class PostgresStore(Store):
         return _count(done) == 1
 
     async def duty_claims(self, now: datetime) -> list[DutyClaim]:
-        async with self._conn() as conn:
-            rows = await conn.fetch(
-                "SELECT duty, claimed_by, lease_until FROM duty_claims WHERE lease_until > $1"
-                " ORDER BY duty",
-                ts(now),
-            )
-        return [DutyClaim(r[0], r[1], dt(r[2])) for r in rows]
+        return [claim_from(r) for r in await self._fetch(sql.DUTY_CLAIMS, ts(now))]
 
     async def prune_duty_claims(self, before: datetime) -> int:
         async with self._write() as conn:
             done = await conn.execute("DELETE FROM duty_claims WHERE lease_until < $1", ts(before))
         return _count(done)
+
+    async def _fetch(self, statement: str, *args: Any) -> list[Row]:
+        """The rows of one statement (its own transaction)."""
+        async with self._conn() as conn:
+            rows: list[Row] = await conn.fetch(statement, *args)
+        return rows
+
+    async def _fetchrow(self, statement: str, *args: Any) -> Row | None:
+        async with self._conn() as conn:
+            return await conn.fetchrow(statement, *args)
+
+    async def _change(self, statement: str, *args: Any) -> int:
+        """One writing statement in a write transaction; the rows it changed."""
+        async with self._write() as conn:
+            return _count(await conn.execute(statement, *args))
 
     def _remember_head(self, game_id: int, seq: int, chain: str | None) -> None:
         if len(self._heads) >= REMEMBERED_HEADS:
@@ -1311,17 +1261,7 @@ async def _touch(conn: Conn, game_id: int, at: datetime) -> None:
 
 
 async def _seats(conn: Conn, game_id: int) -> list[SeatRecord]:
-    rows = await conn.fetch(
-        f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = $1 ORDER BY seat", game_id
-    )
-    return [_seat(r) for r in rows]
-
-
-def _seat(r: Row) -> SeatRecord:
-    """A seat from its columns (`SEAT_COLUMNS`, as a row or an aggregated record)."""
-    return SeatRecord(
-        r[0], r[1], r[2], dt(r[3]), r[4], r[5], r[6], bool(r[7]), bool(r[8]), bool(r[9]), r[10]
-    )
+    return [seat_from(r) for r in await conn.fetch(sql.SEATS, game_id)]
 
 
 async def _insert_seats(conn: Conn, seats: Sequence[SeatRecord]) -> None:
@@ -1397,30 +1337,15 @@ async def _insert_owed(
         [m.payload for m in owed],
         [ts(m.due_at or at) for m in owed],
     )
-    return sorted(int(r[0]) for r in rows)
+    return sorted(int(r["id"]) for r in rows)
 
 
 async def _ballots(conn: Conn, vote_id: int) -> list[BallotRecord]:
-    rows = await conn.fetch(
-        "SELECT vote_id, voter_id, choice, cast_at FROM ballots WHERE vote_id = $1"
-        " ORDER BY cast_at, voter_id",
-        vote_id,
-    )
-    return [BallotRecord(r[0], r[1], r[2], dt(r[3])) for r in rows]
+    return [ballot_from(r) for r in await conn.fetch(sql.BALLOTS, vote_id)]
 
 
 async def _actions(conn: Conn, game_id: int, after: int) -> list[ActionRecord]:
-    rows = await conn.fetch(
-        f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = $1 AND seq > $2 ORDER BY seq",
-        game_id,
-        after,
-    )
-    return [_action(r) for r in rows]
-
-
-def _action(r: Row) -> ActionRecord:
-    """A log entry from its columns (`ACTION_COLUMNS`, as a row or an aggregated record)."""
-    return ActionRecord(r[0], r[1], r[2], r[3], dt(r[4]), r[5], r[6], r[7], bool(r[8]), r[9])
+    return [action_from(r) for r in await conn.fetch(sql.ACTIONS_AFTER, game_id, after)]
 
 
 async def _put_snapshot(

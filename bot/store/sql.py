@@ -8,7 +8,9 @@ datetimes in the records; flags are 0/1 integers.
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any, Protocol
 
 from bot.store.records import (
@@ -69,6 +71,85 @@ CLAIM_IF = (
     " WHERE duty_claims.lease_until <= excluded.claimed_at"
     " OR duty_claims.claimed_by = excluded.claimed_by"
 )
+
+
+# --- statements written once ($1, $2 ...: asyncpg's placeholders; `for_sqlite`) ----------
+
+GAME = f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1"
+GAME_IN_THREAD = f"SELECT {GAME_COLUMNS} FROM games WHERE thread_id = $1 ORDER BY id DESC LIMIT 1"
+SET_PLACE = (
+    "UPDATE games SET guild_id = $1, channel_id = $2, thread_id = $3, updated_at = $4 WHERE id = $5"
+)
+SET_LANGUAGE = "UPDATE games SET language = $1, updated_at = $2 WHERE id = $3"
+DISCARD_GAME = "DELETE FROM games WHERE id = $1 AND status = 'open'"
+SEATS = f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = $1 ORDER BY seat"
+ACTIONS_AFTER = f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = $1 AND seq > $2 ORDER BY seq"
+# the log after the seat's last entry that ended its turn
+TURN_ACTIONS = (
+    f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = $1 AND seq > COALESCE("
+    "(SELECT MAX(seq) FROM actions WHERE game_id = $1 AND seat = $2 AND ends_turn = 1)"
+    ", 0) ORDER BY seq"
+)
+INTERACTION = f"SELECT {INTERACTION_COLUMNS} FROM interactions WHERE interaction_id = $1"
+PUT_PREFS = (
+    f"INSERT INTO notification_prefs ({PREFS_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)"
+    " ON CONFLICT (user_id) DO UPDATE"
+    " SET dm_opt_in = excluded.dm_opt_in, quiet_start = excluded.quiet_start,"
+    " quiet_end = excluded.quiet_end, timezone = excluded.timezone,"
+    " language = COALESCE(excluded.language, notification_prefs.language)"
+)
+PUT_LANGUAGE = (
+    "INSERT INTO notification_prefs (user_id, language) VALUES ($1, $2)"
+    " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language"
+)
+REMINDERS = f"SELECT {REMINDER_COLUMNS} FROM reminders WHERE game_id = $1 ORDER BY seat"
+LAST_DELIVERED = (
+    "SELECT MAX(message_id) AS id FROM outbox WHERE game_id = $1 AND channel_id = $2"
+    " AND delivered_at IS NOT NULL"
+)
+VOTE = f"SELECT {VOTE_COLUMNS} FROM votes WHERE id = $1"
+SET_VOTE_MESSAGE = "UPDATE votes SET channel_id = $1, message_id = $2 WHERE id = $3"
+BALLOTS = (
+    "SELECT vote_id, voter_id, choice, cast_at FROM ballots WHERE vote_id = $1"
+    " ORDER BY cast_at, voter_id"
+)
+PUT_BALLOT = (
+    "INSERT INTO ballots (vote_id, voter_id, choice, cast_at) VALUES ($1, $2, $3, $4)"
+    " ON CONFLICT (vote_id, voter_id) DO UPDATE SET choice = excluded.choice,"
+    " cast_at = excluded.cast_at"
+)
+DIGEST = "SELECT user_id, due_at, sent_at FROM digests WHERE user_id = $1"
+PUT_DIGEST = (
+    "INSERT INTO digests (user_id, due_at, sent_at) VALUES ($1, $2, $3)"
+    " ON CONFLICT (user_id) DO UPDATE SET due_at = excluded.due_at, sent_at = excluded.sent_at"
+)
+DUE_DIGESTS = (
+    "SELECT user_id, due_at, sent_at FROM digests"
+    " WHERE due_at IS NOT NULL AND due_at <= $1 ORDER BY due_at LIMIT $2"
+)
+# times come back from REAL columns: compare within a millisecond
+CLAIM_DIGEST = (
+    "UPDATE digests SET due_at = $1, sent_at = COALESCE($2, sent_at)"
+    " WHERE user_id = $3 AND ABS(due_at - $4) < 0.001"
+)
+CLAIM_DUTY = f"{CLAIM} ($1, $2, $3, $4){CLAIM_IF}"
+RELEASE_DUTY = "DELETE FROM duty_claims WHERE duty = $1 AND claimed_by = $2"
+REST_DUTY = (
+    "UPDATE duty_claims SET claimed_by = $1, lease_until = $2 WHERE duty = $3 AND claimed_by = $4"
+)
+DUTY_CLAIMS = (
+    "SELECT duty, claimed_by, lease_until FROM duty_claims WHERE lease_until > $1 ORDER BY duty"
+)
+PRUNE_DUTY_CLAIMS = "DELETE FROM duty_claims WHERE lease_until < $1"
+
+_PLACEHOLDER = re.compile(r"\$(\d+)")
+
+
+@cache
+def for_sqlite(sql: str) -> str:
+    """A statement written once with asyncpg's placeholders ($1, $2 ...) as SQLite
+    takes it: numbered placeholders ?1, ?2 ... (bound from the same tuple)."""
+    return _PLACEHOLDER.sub(r"?\1", sql)
 
 
 def check_claim(owner: str, now: datetime, until: datetime) -> None:

@@ -35,6 +35,7 @@ from typing import Any, Literal, TypeVar
 import aiosqlite
 import orjson
 
+from bot.store import sql
 from bot.store.base import Store
 from bot.store.errors import (
     DuplicateInteractionError,
@@ -72,8 +73,6 @@ from bot.store.records import (
 )
 from bot.store.sql import (
     ACTION_COLUMNS,
-    CLAIM,
-    CLAIM_IF,
     GAME_COLUMNS,
     INTERACTION_COLUMNS,
     MACHINE_SEAT,
@@ -88,6 +87,7 @@ from bot.store.sql import (
     check_claim,
     claim_from,
     digest_from,
+    for_sqlite,
     game_from,
     interaction_from,
     maybe_ts,
@@ -393,15 +393,15 @@ class SqliteStore(Store):
         result: T = await self._writer_or_raise().submit(work)
         return result
 
-    async def _query(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+    async def _query(self, statement: str, params: Iterable[Any] = ()) -> list[Row]:
         """The rows of one SELECT (one statement sees one snapshot by itself)."""
         writer = self._writer_or_raise()
         if self._free is None:
-            result: list[Row] = await writer.submit(lambda db: _all(db, sql, params))
+            result: list[Row] = await writer.submit(lambda db: _all(db, statement, params))
             return result
         db = await self._free.get()
         try:
-            return await _all(db, sql, params)
+            return await _all(db, statement, params)
         finally:
             self._free.put_nowait(db)
 
@@ -464,14 +464,11 @@ class SqliteStore(Store):
         return await self._write(work)
 
     async def game(self, game_id: int) -> GameRecord | None:
-        rows = await self._query(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        rows = await self._query(sql.GAME, (game_id,))
         return game_from(rows[0]) if rows else None
 
     async def game_in_thread(self, thread_id: int) -> GameRecord | None:
-        rows = await self._query(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE thread_id = ? ORDER BY id DESC LIMIT 1",
-            (thread_id,),
-        )
+        rows = await self._query(sql.GAME_IN_THREAD, (thread_id,))
         return game_from(rows[0]) if rows else None
 
     async def games_of_user(
@@ -497,22 +494,13 @@ class SqliteStore(Store):
         thread_id: int | None,
         at: datetime,
     ) -> None:
-        await self._change(
-            "UPDATE games SET guild_id = ?, channel_id = ?, thread_id = ?, updated_at = ?"
-            " WHERE id = ?",
-            (guild_id, channel_id, thread_id, ts(at), game_id),
-        )
+        await self._change(sql.SET_PLACE, (guild_id, channel_id, thread_id, ts(at), game_id))
 
     async def set_language(self, game_id: int, language: str, *, at: datetime) -> bool:
-        return await self._changed_one(
-            "UPDATE games SET language = ?, updated_at = ? WHERE id = ?",
-            (language, ts(at), game_id),
-        )
+        return await self._changed_one(sql.SET_LANGUAGE, (language, ts(at), game_id))
 
     async def discard_game(self, game_id: int) -> bool:
-        return await self._changed_one(
-            "DELETE FROM games WHERE id = ? AND status = 'open'", (game_id,)
-        )
+        return await self._changed_one(sql.DISCARD_GAME, (game_id,))
 
     async def set_status(
         self, game_id: int, status: GameStatus, *, only_from: Collection[GameStatus], at: datetime
@@ -535,7 +523,7 @@ class SqliteStore(Store):
         return await self._write(work)
 
     async def seats(self, game_id: int) -> list[SeatRecord]:
-        return [seat_from(r) for r in await self._query(_SEATS, (game_id,))]
+        return [seat_from(r) for r in await self._query(sql.SEATS, (game_id,))]
 
     async def add_seat(
         self,
@@ -653,10 +641,7 @@ class SqliteStore(Store):
         )
 
     async def actions(self, game_id: int, *, after: int = 0) -> list[ActionRecord]:
-        rows = await self._query(
-            f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
-            (game_id, after),
-        )
+        rows = await self._query(sql.ACTIONS_AFTER, (game_id, after))
         return [action_from(r) for r in rows]
 
     async def append_action(
@@ -686,12 +671,7 @@ class SqliteStore(Store):
         return ids
 
     async def turn_actions(self, game_id: int, seat: int) -> list[ActionRecord]:
-        rows = await self._query(
-            f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = ?1 AND seq > COALESCE("
-            "(SELECT MAX(seq) FROM actions WHERE game_id = ?1 AND seat = ?2 AND ends_turn = 1)"
-            ", 0) ORDER BY seq",
-            (game_id, seat),
-        )
+        rows = await self._query(sql.TURN_ACTIONS, (game_id, seat))
         return [action_from(r) for r in rows]
 
     async def put_snapshot(self, snapshot: SnapshotRecord) -> bool:
@@ -746,10 +726,7 @@ class SqliteStore(Store):
     # --- interactions ------------------------------------------------------------------
 
     async def interaction(self, interaction_id: int) -> InteractionRecord | None:
-        rows = await self._query(
-            f"SELECT {INTERACTION_COLUMNS} FROM interactions WHERE interaction_id = ?",
-            (interaction_id,),
-        )
+        rows = await self._query(sql.INTERACTION, (interaction_id,))
         return interaction_from(rows[0]) if rows else None
 
     async def prune_interactions(self, before: datetime) -> int:
@@ -793,11 +770,7 @@ class SqliteStore(Store):
 
     async def put_notification_prefs(self, prefs: NotificationPrefs) -> None:
         await self._change(
-            f"INSERT INTO notification_prefs ({PREFS_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (user_id) DO UPDATE"
-            " SET dm_opt_in = excluded.dm_opt_in, quiet_start = excluded.quiet_start,"
-            " quiet_end = excluded.quiet_end, timezone = excluded.timezone,"
-            " language = COALESCE(excluded.language, notification_prefs.language)",
+            sql.PUT_PREFS,
             (
                 prefs.user_id,
                 int(prefs.dm_opt_in),
@@ -809,17 +782,10 @@ class SqliteStore(Store):
         )
 
     async def put_language(self, user_id: int, language: str) -> None:
-        await self._change(
-            "INSERT INTO notification_prefs (user_id, language) VALUES (?, ?)"
-            " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language",
-            (user_id, language),
-        )
+        await self._change(sql.PUT_LANGUAGE, (user_id, language))
 
     async def reminders(self, game_id: int) -> list[ReminderRecord]:
-        rows = await self._query(
-            f"SELECT {REMINDER_COLUMNS} FROM reminders WHERE game_id = ? ORDER BY seat",
-            (game_id,),
-        )
+        rows = await self._query(sql.REMINDERS, (game_id,))
         return [reminder_from(r) for r in rows]
 
     async def due_reminders(self, now: datetime, *, limit: int) -> list[ReminderRecord]:
@@ -887,11 +853,7 @@ class SqliteStore(Store):
         )
 
     async def last_delivered_message(self, game_id: int, channel_id: int) -> int | None:
-        rows = await self._query(
-            "SELECT MAX(message_id) AS id FROM outbox WHERE game_id = ? AND channel_id = ?"
-            " AND delivered_at IS NOT NULL",
-            (game_id, channel_id),
-        )
+        rows = await self._query(sql.LAST_DELIVERED, (game_id, channel_id))
         return None if not rows or rows[0]["id"] is None else int(rows[0]["id"])
 
     async def mark_tried(self, owed_ids: Collection[int], *, at: datetime) -> None:
@@ -945,7 +907,7 @@ class SqliteStore(Store):
         return await self._write(work)
 
     async def vote(self, vote_id: int) -> VoteRecord | None:
-        rows = await self._query(f"SELECT {VOTE_COLUMNS} FROM votes WHERE id = ?", (vote_id,))
+        rows = await self._query(sql.VOTE, (vote_id,))
         return vote_from(rows[0]) if rows else None
 
     async def open_votes(self, *, game_id: int | None = None) -> list[VoteRecord]:
@@ -966,18 +928,16 @@ class SqliteStore(Store):
             if row is None or row["status"] != "open":
                 return None
             await db.execute(
-                "INSERT INTO ballots (vote_id, voter_id, choice, cast_at) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (vote_id, voter_id) DO UPDATE SET choice = excluded.choice,"
-                " cast_at = excluded.cast_at",
+                for_sqlite(sql.PUT_BALLOT),
                 (ballot.vote_id, ballot.voter_id, ballot.choice, ts(ballot.cast_at)),
             )
             await _insert_owed(db, int(row["game_id"]), None, owed, ballot.cast_at)
-            return [ballot_from(r) for r in await _all(db, _BALLOTS, (ballot.vote_id,))]
+            return [ballot_from(r) for r in await _all(db, sql.BALLOTS, (ballot.vote_id,))]
 
         return await self._write(work)
 
     async def ballots(self, vote_id: int) -> list[BallotRecord]:
-        return [ballot_from(r) for r in await self._query(_BALLOTS, (vote_id,))]
+        return [ballot_from(r) for r in await self._query(sql.BALLOTS, (vote_id,))]
 
     async def close_vote(
         self,
@@ -1009,42 +969,29 @@ class SqliteStore(Store):
         return await self._write(work)
 
     async def set_vote_message(self, vote_id: int, channel_id: int, message_id: int) -> None:
-        await self._change(
-            "UPDATE votes SET channel_id = ?, message_id = ? WHERE id = ?",
-            (channel_id, message_id, vote_id),
-        )
+        await self._change(sql.SET_VOTE_MESSAGE, (channel_id, message_id, vote_id))
 
     # --- the daily digest ----------------------------------------------------------------
 
     async def digest(self, user_id: int) -> DigestRecord | None:
-        rows = await self._query(
-            "SELECT user_id, due_at, sent_at FROM digests WHERE user_id = ?", (user_id,)
-        )
+        rows = await self._query(sql.DIGEST, (user_id,))
         return digest_from(rows[0]) if rows else None
 
     async def put_digest(self, digest: DigestRecord) -> None:
         await self._change(
-            "INSERT INTO digests (user_id, due_at, sent_at) VALUES (?, ?, ?)"
-            " ON CONFLICT (user_id) DO UPDATE SET due_at = excluded.due_at,"
-            " sent_at = excluded.sent_at",
+            sql.PUT_DIGEST,
             (digest.user_id, maybe_ts(digest.due_at), maybe_ts(digest.sent_at)),
         )
 
     async def due_digests(self, now: datetime, *, limit: int) -> list[DigestRecord]:
-        rows = await self._query(
-            "SELECT user_id, due_at, sent_at FROM digests"
-            " WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at LIMIT ?",
-            (ts(now), limit),
-        )
+        rows = await self._query(sql.DUE_DIGESTS, (ts(now), limit))
         return [digest_from(r) for r in rows]
 
     async def claim_digest(
         self, user_id: int, *, due_at: datetime, next_at: datetime, sent_at: datetime | None
     ) -> bool:
-        # times come back from REAL columns: compare within a millisecond
         return await self._changed_one(
-            "UPDATE digests SET due_at = ?, sent_at = COALESCE(?, sent_at)"
-            " WHERE user_id = ? AND ABS(due_at - ?) < 0.001",
+            sql.CLAIM_DIGEST,
             (ts(next_at), maybe_ts(sent_at), user_id, ts(due_at)),
         )
 
@@ -1054,42 +1001,32 @@ class SqliteStore(Store):
         self, duty: str, owner: str, *, now: datetime, until: datetime
     ) -> DutyClaim | None:
         check_claim(owner, now, until)
-        won = await self._change(
-            f"{CLAIM} (?, ?, ?, ?){CLAIM_IF}", (duty, owner, ts(now), ts(until))
-        )
+        won = await self._change(sql.CLAIM_DUTY, (duty, owner, ts(now), ts(until)))
         return DutyClaim(duty, owner, until) if won == 1 else None
 
     async def release_duty(self, claim: DutyClaim, *, rest_until: datetime | None = None) -> bool:
         if rest_until is None:
-            return await self._changed_one(
-                "DELETE FROM duty_claims WHERE duty = ? AND claimed_by = ?",
-                (claim.duty, claim.owner),
-            )
+            return await self._changed_one(sql.RELEASE_DUTY, (claim.duty, claim.owner))
         return await self._changed_one(
-            "UPDATE duty_claims SET claimed_by = ?, lease_until = ?"
-            " WHERE duty = ? AND claimed_by = ?",
+            sql.REST_DUTY,
             (RESTING, ts(rest_until), claim.duty, claim.owner),
         )
 
     async def duty_claims(self, now: datetime) -> list[DutyClaim]:
-        rows = await self._query(
-            "SELECT duty, claimed_by, lease_until FROM duty_claims WHERE lease_until > ?"
-            " ORDER BY duty",
-            (ts(now),),
-        )
+        rows = await self._query(sql.DUTY_CLAIMS, (ts(now),))
         return [claim_from(r) for r in rows]
 
     async def prune_duty_claims(self, before: datetime) -> int:
-        return await self._change("DELETE FROM duty_claims WHERE lease_until < ?", (ts(before),))
+        return await self._change(sql.PRUNE_DUTY_CLAIMS, (ts(before),))
 
-    async def _changed_one(self, sql: str, params: Iterable[Any]) -> bool:
-        return await self._change(sql, params) == 1
+    async def _changed_one(self, statement: str, params: Iterable[Any]) -> bool:
+        return await self._change(statement, params) == 1
 
-    async def _change(self, sql: str, params: Iterable[Any]) -> int:
+    async def _change(self, statement: str, params: Iterable[Any]) -> int:
         """One writing statement in a write transaction; the rows it changed."""
 
         async def work(db: Db) -> int:
-            cursor = await db.execute(sql, tuple(params))
+            cursor = await db.execute(for_sqlite(statement), tuple(params))
             return cursor.rowcount
 
         return await self._write(work)
@@ -1165,7 +1102,7 @@ async def _append_all(db: Db, appends: Sequence[_Append], *, alone: bool) -> lis
     calls: list[Awaitable[Any]] = [
         db.executemany(_APPEND, rows),
         *_update_seats_calls(db, seats),
-        *(_all(db, sql, params) for sql, params in statements),
+        *(_all(db, query, params) for query, params in statements),
     ]
     try:
         results = await pipeline(db, *calls)
@@ -1215,12 +1152,6 @@ def _awaited_json(waiting: Sequence[ReminderRecord]) -> str:
 
 # --- statements and helpers ------------------------------------------------------------
 
-_SEATS = f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat"
-_BALLOTS = (
-    "SELECT vote_id, voter_id, choice, cast_at FROM ballots WHERE vote_id = ?"
-    " ORDER BY cast_at, voter_id"
-)
-
 
 async def _heads(db: Db, game_ids: Iterable[int]) -> dict[int, tuple[str, int, str | None]]:
     """Each game's status and its log's last entry (seq, chain value; 0 and None for an
@@ -1229,12 +1160,12 @@ async def _heads(db: Db, game_ids: Iterable[int]) -> dict[int, tuple[str, int, s
     return {r["id"]: (r["status"], int(r["seq"] or 0), r["chain"]) for r in rows}
 
 
-async def _all(db: Db, sql: str, params: Iterable[Any] = ()) -> list[Row]:
-    return list(await db.execute_fetchall(sql, tuple(params)))
+async def _all(db: Db, statement: str, params: Iterable[Any] = ()) -> list[Row]:
+    return list(await db.execute_fetchall(for_sqlite(statement), tuple(params)))
 
 
-async def _one(db: Db, sql: str, params: Iterable[Any] = ()) -> Row | None:
-    rows = await _all(db, sql, params)
+async def _one(db: Db, statement: str, params: Iterable[Any] = ()) -> Row | None:
+    rows = await _all(db, statement, params)
     return rows[0] if rows else None
 
 
@@ -1268,7 +1199,7 @@ async def _touch(db: Db, game_id: int, at: datetime) -> None:
 
 
 async def _seats(db: Db, game_id: int) -> list[SeatRecord]:
-    return [seat_from(r) for r in await _all(db, _SEATS, (game_id,))]
+    return [seat_from(r) for r in await _all(db, sql.SEATS, (game_id,))]
 
 
 async def _update_seats(db: Db, seats: Sequence[SeatRecord]) -> None:
@@ -1338,7 +1269,7 @@ async def _insert_owed(
         row = await _one(db, "SELECT MAX(seq) AS seq FROM actions WHERE game_id = ?", (game_id,))
         seq = 0 if row is None or row["seq"] is None else int(row["seq"])
     statements = _owed_statements([(game_id, seq, m, at) for m in owed])
-    found = await pipeline(db, *(_all(db, sql, params) for sql, params in statements))
+    found = await pipeline(db, *(_all(db, query, params) for query, params in statements))
     return _owed_ids(found).get(game_id, [])
 
 
