@@ -192,6 +192,8 @@ class MixInfo(_Model):
     players: tuple[int, ...] = Field(min_length=1)
     per_colour: dict[str, int]
     extra_per_colour: dict[int, dict[str, int]] = Field(default_factory=dict)
+    # the actions of each player's first turn, in turn order, for each player count
+    first_round: dict[int, tuple[int, ...]]
     artifact_pile: dict[str, int]
 
     @model_validator(mode="after")
@@ -208,6 +210,13 @@ class MixInfo(_Model):
             raise ValueError("extra_per_colour is for player counts the game has")
         if any(set(extra) - set(KINDS) for extra in self.extra_per_colour.values()):
             raise ValueError("extra_per_colour counts kinds of token")
+        if set(self.first_round) != set(self.players):
+            raise ValueError("first_round gives the first turns of every player count")
+        for n, actions in self.first_round.items():
+            if len(actions) != n or actions[0] != 1:
+                raise ValueError(
+                    f"first_round of {n} players: one number a player, the first player's 1"
+                )
         if set(self.artifact_pile) != set(ARTIFACTS):
             raise ValueError(f"artifact_pile must count every artifact: {', '.join(ARTIFACTS)}")
         for n in self.players:
@@ -232,9 +241,12 @@ class Content(_Model):
 
     @model_validator(mode="after")
     def _check(self) -> Content:
+        text_players = len(self.text.first_round_actions)
         for n in self.mix.players:
-            if n > len(self.text.first_round_actions):
-                raise ValueError(f"the first round has no actions for a player {n}")
+            if any(not 1 <= a <= self.text.actions_per_turn for a in self.mix.first_round[n]):
+                raise ValueError(f"first_round of {n} players: from 1 to the actions of a turn")
+            if n == text_players and self.mix.first_round[n] != self.text.first_round_actions:
+                raise ValueError(f"the first round of {n} players is the rulebook's (l.96)")
             if self.mix.stack(n)["tally"] * n > self.text.tallies_at_most:
                 raise ValueError(
                     f"{n} players would count the loot more than"

@@ -289,7 +289,7 @@ def new_game(config: CaveTrollConfig, seed: int) -> State:
         stack = [k for k, count in content.mix.stack(n).items() for _ in range(count)]
         rng.shuffle(stack)
         players.append(Player(seat=seat, colour=colour, stack=stack))
-    allowance = content.text.first_round_actions[0]
+    allowance = content.mix.first_round[n][0]
     return State(
         config=config,
         seed=seed,

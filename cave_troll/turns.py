@@ -31,12 +31,13 @@ def to_act(state: State) -> tuple[int, ...]:
 
 
 def allowance(state: State, turns: int) -> int:
-    """The actions of the turn with this index (0: the game's first): in the first
-    round the first player has one, the second two, and so on (l.96)."""
-    text = load_content().text
+    """The actions of the turn with this index (0: the game's first). In the first round
+    of four players the first has one, the second two, the third three, the fourth four
+    (l.96); with two or three players the first has one and the others more (ours: the
+    rulebook has no rules for them, `mix.json`, docs/cave-troll.md). Then four."""
     if turns < state.n:
-        return text.first_round_actions[turns]
-    return text.actions_per_turn
+        return load_content().mix.first_round[state.n][turns]
+    return load_content().text.actions_per_turn
 
 
 # what each moment of the game allows (see `moment`)

@@ -36,6 +36,16 @@ def test_the_loot_is_counted_at_most_four_times_in_play(players: int) -> None:
     assert 3 <= tallies <= 4
 
 
+def test_the_first_round_of_four_players_is_the_rulebooks_and_always_begins_with_one() -> None:
+    content = load_content()
+    assert content.mix.first_round[4] == content.text.first_round_actions == (1, 2, 3, 4)
+    assert all(actions[0] == 1 for actions in content.mix.first_round.values())
+    mix = json.loads((DATA_DIR / "mix.json").read_text(encoding="utf-8"))
+    mix["first_round"]["3"] = [2, 3, 4]
+    with pytest.raises(ValueError, match="the first player's 1"):
+        MixInfo.model_validate(mix)
+
+
 def test_the_map_has_four_fold_symmetry() -> None:
     board = load_board()
     turn = board.quarter_turn

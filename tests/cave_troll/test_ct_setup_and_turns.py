@@ -173,16 +173,29 @@ def test_the_rulebook_example_turn_two_draws_a_move_and_an_orc() -> None:
     " gracz otrzymuje już cztery akcje.",
 )
 @quotes(60, "możesz mieć *mniej* niż cztery akcje podczas swojej *pierwszej* tury")
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_the_first_round_gives_one_two_three_four_actions(players: int) -> None:
+def test_the_first_round_of_four_gives_one_two_three_four_actions() -> None:
+    assert _first_two_rounds(4) == [1, 2, 3, 4, 4, 4, 4, 4]
+
+
+@pytest.mark.parametrize(("players", "first_round"), [(2, [1, 3]), (3, [1, 4, 4])])
+def test_with_fewer_players_the_first_has_one_action_and_the_others_more(
+    players: int, first_round: list[int]
+) -> None:
+    """The rulebook has no rules for 2 or 3 players; ours keep its first player's single
+    action and give the others more than 1-2-3, which self-play found to favour the
+    first player (docs/cave-troll.md, "Balance")."""
+    assert _first_two_rounds(players) == first_round + [4] * players
+
+
+def _first_two_rounds(players: int) -> list[int]:
     game = Game.new(players=players, seed=7)
     allowances = []
-    for _ in range(players + 1):
+    for _ in range(2 * players):
         state = game.state
         assert state.turn is not None
         allowances.append(state.turn.actions_left)
         game.play(state.turn.seat, EndTurn())
-    assert allowances == [*range(1, players + 1), 4]
+    return allowances
 
 
 def test_ending_a_turn_early_is_allowed() -> None:
