@@ -19,7 +19,6 @@ game's load gathers its seats and log as JSON). Rows are read by column name
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import json
 import math
@@ -253,8 +252,9 @@ class SqliteStore(Store):
         self._synchronous = synchronous
         self._readers = max(1, readers)
         self._writer: Writer | None = None
-        # the reader connections free now (None: reads run on the writer's connection)
-        self._free: asyncio.Queue[Db] | None = None
+        # the reader connections, taken in turn (none: reads run on the writer's)
+        self._reader_connections: list[Db] = []
+        self._turn = 0
         self._connections: list[Db] = []
 
     # --- lifecycle -------------------------------------------------------------------
@@ -272,12 +272,10 @@ class SqliteStore(Store):
             await self._run(self._set_up)
             if self.read_only or memory:
                 return  # one connection: reads run on it between the writes
-            free: asyncio.Queue[Db] = asyncio.Queue()
             for _ in range(self._readers):
                 reader = await self._connect(reader=True)
                 self._connections.append(reader)
-                free.put_nowait(reader)
-            self._free = free
+                self._reader_connections.append(reader)
         except BaseException:
             await self.close()
             raise
@@ -340,7 +338,7 @@ class SqliteStore(Store):
 
     async def close(self) -> None:
         writer, self._writer = self._writer, None
-        self._free = None
+        self._reader_connections = []
         connections, self._connections = self._connections, []
         if writer is not None:
             await writer.stop()
@@ -394,16 +392,17 @@ class SqliteStore(Store):
         return result
 
     async def _query(self, statement: str, params: Iterable[Any] = ()) -> list[Row]:
-        """The rows of one SELECT (one statement sees one snapshot by itself)."""
+        """The rows of one SELECT (one statement sees one snapshot by itself). Readers
+        are taken in turn, not held: each runs the statements handed to it one after
+        another on its thread, so a read never waits for the event loop to hand a
+        connection back."""
         writer = self._writer_or_raise()
-        if self._free is None:
+        readers = self._reader_connections
+        if not readers:
             result: list[Row] = await writer.submit(lambda db: _all(db, statement, params))
             return result
-        db = await self._free.get()
-        try:
-            return await _all(db, statement, params)
-        finally:
-            self._free.put_nowait(db)
+        self._turn = (self._turn + 1) % len(readers)
+        return await _all(readers[self._turn], statement, params)
 
     async def _write(self, work: Callable[[Db], Awaitable[T]], **batch: Any) -> T:
         """Run `work` in a write transaction (perhaps shared with other games' writes,
@@ -714,7 +713,7 @@ class SqliteStore(Store):
                 " another place for the backup."
             )
         writer = self._writer_or_raise()
-        if self._free is None:  # one connection (:memory:): copy from it
+        if not self._reader_connections:  # one connection (:memory:): copy from it
             await writer.submit(lambda db: _copy_to(db, destination))
             return
         source = await self._connect()
