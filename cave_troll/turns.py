@@ -33,7 +33,7 @@ def to_act(state: State) -> tuple[int, ...]:
 def allowance(state: State, turns: int) -> int:
     """The actions of the turn with this index (0: the game's first). In the first round
     of four players the first has one, the second two, the third three, the fourth four
-    (l.96); with two or three players the first has one and the others more (ours: the
+    (l.96); with two or three players the first has one and the others four (ours: the
     rulebook has no rules for them, `mix.json`, docs/cave-troll.md). Then four."""
     if turns < state.n:
         return load_content().mix.first_round[state.n][turns]

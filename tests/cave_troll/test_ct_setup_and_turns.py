@@ -177,13 +177,13 @@ def test_the_first_round_of_four_gives_one_two_three_four_actions() -> None:
     assert _first_two_rounds(4) == [1, 2, 3, 4, 4, 4, 4, 4]
 
 
-@pytest.mark.parametrize(("players", "first_round"), [(2, [1, 3]), (3, [1, 4, 4])])
+@pytest.mark.parametrize(("players", "first_round"), [(2, [1, 4]), (3, [1, 4, 4])])
 def test_with_fewer_players_the_first_has_one_action_and_the_others_more(
     players: int, first_round: list[int]
 ) -> None:
     """The rulebook has no rules for 2 or 3 players; ours keep its first player's single
-    action and give the others more than 1-2-3, which self-play found to favour the
-    first player (docs/cave-troll.md, "Balance")."""
+    action and give every other player a whole turn: its numbers cut short (1-2, 1-2-3)
+    favour the first player in self-play (docs/cave-troll.md, "Players and colours")."""
     assert _first_two_rounds(players) == first_round + [4] * players
 
 
