@@ -8,7 +8,6 @@ A plain step goes through a door, or from an entrance to any other entrance (l.7
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -43,17 +42,17 @@ class Census:
 
 
 def census(state: State) -> Census:
-    pieces = state.pieces
+    crowd: dict[str, int] = {}
+    trolls: set[str] = set()
     knights: dict[str, set[int]] = {}
-    for p in pieces:
-        if p.kind == "knight":
-            knights.setdefault(p.at, set()).add(p.owner)
-    return Census(
-        Counter([p.at for p in pieces]),
-        {p.at for p in pieces if p.kind == "troll"},
-        knights,
-        {m.room for m in state.marks},
-    )
+    for p in state.pieces:
+        at = p.at
+        crowd[at] = crowd.get(at, 0) + 1
+        if p.kind == "troll":
+            trolls.add(at)
+        elif p.kind == "knight":
+            knights.setdefault(at, set()).add(p.owner)
+    return Census(crowd, trolls, knights, {m.room for m in state.marks})
 
 
 def entry_block(c: Census, piece: Piece, dest: str, cloaked: bool = False) -> str | None:
