@@ -244,19 +244,15 @@ def move_refusal(
         return refuse("A piece moves one step in an action (two only under the Cloak).", "one_step")
     if len(path) > text.cloak_steps:  # pragma: no cover - the notation allows no more
         return refuse("A cloaked adventurer moves at most two steps.", "one_step")
-    if len(path) == 1 and path[0] in load_board().steps[piece.at]:
-        # one step (most moves): the entry rules alone, asked without making a refusal
-        c = c or census(state)
-        code = entry_block(c, piece, path[0], cloaked)
-        if code is None:
-            return None
-        if code != "full" or piece.kind != "wraith":
-            return entry_refusal(state, piece, path[0], cloaked=cloaked, c=c)
-        refused: Refusal | None = refuse("full", "full")
-    else:
-        refused = path_refusal(state, piece, path, cloaked=cloaked, c=c)
-        if refused is None or refused.code != "full" or piece.kind != "wraith":
-            return refused
+    if len(path) > 1 or path[0] not in load_board().steps[piece.at]:
+        return path_refusal(state, piece, path, cloaked=cloaked, c=c)
+    # one step (most moves): the entry rules alone, asked without making a refusal
+    c = c or census(state)
+    code = entry_block(c, piece, path[0], cloaked)
+    if code is None:
+        return None
+    if code != "full" or piece.kind != "wraith":
+        return entry_refusal(state, piece, path[0], cloaked=cloaked, c=c)
     # l.116: a Wraith may come into a full room if its next action pushes someone out
     dest = path[0]
     if _turn(state).actions_left < 2:

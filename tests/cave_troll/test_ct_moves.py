@@ -6,11 +6,12 @@ from __future__ import annotations
 from ct_helpers import at, in_place, played, quotes, refused, scene
 
 from cave_troll.actions import Draw, EndTurn, Kill, Move, Push, Ref
+from cave_troll.game import Game
 from cave_troll.legal import legal_actions
 
 
-def _moves(game: object, colour_seat: int = 0) -> list[str]:
-    return [str(a) for a in legal_actions(game.state, colour_seat, "move")]  # type: ignore[attr-defined]
+def _moves(game: Game, seat: int = 0) -> list[str]:
+    return [str(a) for a in legal_actions(game.state, seat, "move")]
 
 
 @quotes(

@@ -9,7 +9,7 @@ from ct_strategies import any_action
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cave_troll.actions import Action, Move, Ref, parse_action
+from cave_troll.actions import Action, Move, Push, Ref, parse_action
 from cave_troll.errors import ECHO_LIMIT, NotationError
 
 
@@ -91,6 +91,6 @@ def test_what_was_typed_is_quoted_back_in_at_most_60_characters(text: str) -> No
 
 def test_notation_examples() -> None:
     assert str(Move(Ref("explorer", "A1", cloaked=True), ("A4", "A7"))) == "move explorer*@A1 A4>A7"
-    assert parse_action("push blue-explorer@A3 A2").target == Ref(  # type: ignore[union-attr]
-        "explorer", "A3", colour="blue"
+    assert parse_action("push blue-explorer@A3 A2") == Push(
+        Ref("explorer", "A3", colour="blue"), "A2"
     )
