@@ -103,6 +103,8 @@ from bot.store.sql import (
 DEFAULT_BUSY_TIMEOUT_MS = 10_000
 # reader connections beside the writer (reads are short; the GIL is shared anyway)
 DEFAULT_READERS = 3
+# rows deleted by one write of a prune (through the index on their time)
+PRUNE_BATCH = 500
 # owed messages inserted by one statement (6 parameters each, well under SQLite's limit)
 OWED_PER_STATEMENT = 1_000
 
@@ -216,6 +218,10 @@ _INSERT_SEATS = f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?
 _UPDATE_SEATS = (
     "UPDATE seats SET user_id = ?, colour = ?, team = ?, substitute_id = ?, autopilot = ?,"
     " ai = ?, skip_turn = ?, name = ? WHERE game_id = ? AND seat = ?"
+)
+_PRUNE_INTERACTIONS = (
+    "DELETE FROM interactions WHERE interaction_id IN (SELECT interaction_id FROM"
+    " interactions WHERE created_at < ? ORDER BY created_at LIMIT ?)"
 )
 # the messages owed (not delivered) and due, found through the partial index of owed
 # messages (`outbox_owed`): the cost of a scheduler round follows what is owed, not the
@@ -729,7 +735,15 @@ class SqliteStore(Store):
         return interaction_from(rows[0]) if rows else None
 
     async def prune_interactions(self, before: datetime) -> int:
-        return await self._change("DELETE FROM interactions WHERE created_at < ?", (ts(before),))
+        """In batches of `PRUNE_BATCH` rows, each a write of its own: the acts queued
+        meanwhile are committed between them, never behind the whole prune (after a
+        day down, a prune in one statement held every act for seconds)."""
+        pruned = 0
+        while True:
+            done = await self._change(_PRUNE_INTERACTIONS, (ts(before), PRUNE_BATCH))
+            pruned += done
+            if done < PRUNE_BATCH:
+                return pruned
 
     # --- messages, notification preferences, reminders --------------------------------
 

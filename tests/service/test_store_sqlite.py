@@ -189,3 +189,35 @@ async def test_the_owed_messages_are_found_through_the_index_of_owed_messages(
     assert any(index in step for step in plan), plan
     assert not any(step.startswith("SCAN outbox") for step in plan), plan
     assert not any("TEMP B-TREE" in step for step in plan), plan
+
+
+async def test_a_prune_deletes_in_small_writes_that_acts_pass_between(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Old interactions go in batches, each a write of its own (an act queued meanwhile
+    is committed between two of them), through the index on their time; the count is
+    the whole prune's."""
+    monkeypatch.setattr(sqlite_module, "PRUNE_BATCH", 10)
+    async with SqliteStore(tmp_path / "g.db") as store:
+        game_id = await started(store)
+        old = [(n, game_id, 0, "ok", START.timestamp() - 60) for n in range(1, 26)]
+        await store._write(
+            lambda db: db.executemany(
+                "INSERT INTO interactions (interaction_id, game_id, seq, result, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                old,
+            )
+        )
+        writes: list[str] = []
+        change = store._change
+
+        async def counting(statement: str, params: object) -> int:
+            writes.append(statement)
+            return await change(statement, params)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(store, "_change", counting)
+        assert await store.prune_interactions(START) == 25
+        assert writes == [sqlite_module._PRUNE_INTERACTIONS] * 3
+        assert await store.interaction(1) is None
+        plan = await store._query(f"EXPLAIN QUERY PLAN {writes[0]}", (0.0, 10))
+        assert any("interactions_by_time" in r["detail"] for r in plan)
