@@ -127,7 +127,9 @@ def report(fake: FakeDiscord, bot: BotProcess, thread: str, pushed: Pushed | Non
     return "\n".join(lines) + "\n" + bot.tail()
 
 
-@pytest.mark.parametrize(
+# when the process dies: once the message reached Discord and was stored there, before
+# it did, or (after it did) down for longer than Discord remembers a nonce
+CRASH_MOMENTS = pytest.mark.parametrize(
     ("store_first", "down_past_window"),
     [
         pytest.param(True, False, id="after-the-post"),
@@ -135,12 +137,20 @@ def report(fake: FakeDiscord, bot: BotProcess, thread: str, pushed: Pushed | Non
         pytest.param(True, True, id="down-past-the-nonce-window"),
     ],
 )
+
+
+def two_player_discord() -> tuple[FakeDiscord, str]:
+    """The stand-in Discord with alice, bob and the game's thread."""
+    fake = FakeDiscord()
+    fake.users = {ALICE: user(ALICE, "alice"), BOB: user(BOB, "bob")}
+    return fake, fake.add_thread("Mountain King #1")
+
+
+@CRASH_MOMENTS
 async def test_a_crash_mid_delivery_delivers_everything_once(
     tmp_path: Path, store_first: bool, down_past_window: bool
 ) -> None:
-    fake = FakeDiscord()
-    fake.users = {ALICE: user(ALICE, "alice"), BOB: user(BOB, "bob")}
-    thread = fake.add_thread("Mountain King #1")
+    fake, thread = two_player_discord()
     db = tmp_path / "db.sqlite3"
     mover, other = await set_up_game(db, thread)
     pushed: Pushed | None = None
@@ -222,20 +232,11 @@ async def test_a_crash_mid_delivery_delivers_everything_once(
             fail("the restarted bot logged an error")
 
 
-@pytest.mark.parametrize(
-    ("store_first", "down_past_window"),
-    [
-        pytest.param(True, False, id="after-the-post"),
-        pytest.param(False, False, id="before-the-post"),
-        pytest.param(True, True, id="down-past-the-nonce-window"),
-    ],
-)
+@CRASH_MOMENTS
 async def test_a_crash_after_the_last_answer_delivers_the_game_over_post_once(
     tmp_path: Path, store_first: bool, down_past_window: bool
 ) -> None:
-    fake = FakeDiscord()
-    fake.users = {ALICE: user(ALICE, "alice"), BOB: user(BOB, "bob")}
-    thread = fake.add_thread("Mountain King #1")
+    fake, thread = two_player_discord()
     db = tmp_path / "db.sqlite3"
     mover, last = await set_up_last_action(db, thread)
     pushed: Pushed | None = None
