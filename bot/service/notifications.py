@@ -19,7 +19,6 @@ from bot.service.seats import label, seat_of_controller
 from bot.store import (
     DutyClaim,
     GameRecord,
-    MessageRecord,
     NotificationPrefs,
     ReminderRecord,
     SeatRecord,
@@ -151,18 +150,6 @@ class Notifications:
                 timezone=echo(prefs.timezone),
             )
         await self.store.put_notification_prefs(prefs)
-
-    async def remember_message(
-        self, game_id: int, kind: str, channel_id: int, message_id: int
-    ) -> None:
-        """A message the bot will edit later (e.g. the `board` or `status` post)."""
-        await self.store.put_message(MessageRecord(game_id, kind, channel_id, message_id))
-
-    async def messages(self, game_id: int) -> dict[str, MessageRecord]:
-        return {m.kind: m for m in await self.store.messages(game_id)}
-
-    async def forget_message(self, game_id: int, kind: str) -> bool:
-        return await self.store.delete_message(game_id, kind)
 
 
 def turn_version(reminder: ReminderRecord) -> int:

@@ -72,3 +72,12 @@ class StoreFullError(WriteFaultError):
 
 class StoreReadOnlyError(WriteFaultError):
     """The database file (or its folder) became read-only."""
+
+
+class StoreDamagedError(StoreError):
+    """A part of the database file is damaged (a corrupted page): what lives there
+    cannot be read or written, the rest can. `where` is the database."""
+
+    def __init__(self, where: str, detail: str) -> None:
+        super().__init__(f"The database {where} is damaged where this was stored: {detail}.")
+        self.detail = detail

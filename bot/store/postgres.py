@@ -29,12 +29,10 @@ whatever the server's default.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Callable, Collection, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass, replace
-from datetime import datetime
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import aiosqlite
@@ -42,72 +40,38 @@ import asyncpg
 
 from bot.store import sql
 from bot.store.base import Store
+from bot.store.driver import Append, Tx, replace_waiting, update_seats
 from bot.store.errors import (
     ConflictError,
     DuplicateInteractionError,
     SchemaTooNewError,
     SeqConflictError,
     StatusConflictError,
+    StoreDamagedError,
     StoreError,
     StoreFullError,
     StoreReadOnlyError,
     StoreUnusableError,
 )
-from bot.store.integrity import genesis, next_chain, state_digest
+from bot.store.integrity import state_digest
 from bot.store.migrations import LATEST_VERSION, MIGRATIONS, Migration
 from bot.store.records import (
-    RESTING,
     ActionRecord,
-    BallotRecord,
-    DigestRecord,
-    DutyClaim,
-    GameRecord,
     GameStatus,
     InteractionRecord,
-    MessageRecord,
-    NewGame,
     NewOwed,
-    NotificationPrefs,
-    OwedMessage,
     ReminderRecord,
     SeatRecord,
     SnapshotRecord,
     StoredGame,
-    VoteRecord,
-    VoteStatus,
 )
-from bot.store.sql import (
-    ACTION_COLUMNS,
-    CLAIM,
-    CLAIM_IF,
-    GAME_COLUMNS,
-    MACHINE_SEAT,
-    OWED_COLUMNS,
-    PREFS_COLUMNS,
-    REMINDER_COLUMNS,
-    SEAT_COLUMNS,
-    VOTE_COLUMNS,
-    action_from,
-    action_params,
-    ballot_from,
-    check_claim,
-    claim_from,
-    digest_from,
-    game_from,
-    interaction_from,
-    maybe_ts,
-    owed_from,
-    prefs_from,
-    reminder_from,
-    seat_from,
-    ts,
-    vote_from,
-)
+from bot.store.sql import ACTION_COLUMNS, GAME_COLUMNS, REMINDER_COLUMNS, Dialect, ts
 from bot.store.sqlite import SqliteStore
 
 # asyncpg ships no type information: its connections and rows are `Any` here
 Conn = Any
 Row = Any
+T = TypeVar("T")
 
 SCHEMA_TABLE = "mk_schema"
 # the key of the advisory lock held while migrating (any constant the bot alone uses)
@@ -123,7 +87,6 @@ TABLES = (
     "actions",
     "snapshots",
     "interactions",
-    "messages",
     "notification_prefs",
     "reminders",
     "outbox",
@@ -282,52 +245,54 @@ def redact(url: str) -> str:
     return urlunsplit(parts._replace(netloc=user + host))
 
 
-@dataclass(frozen=True, slots=True)
-class _Append:
-    """One `append_action`: what both ways of storing it write."""
+def _columns(append: Append, chain: str | None) -> tuple[Any, ...]:
+    """Parameters $1-$21 of `_APPEND` and `_APPEND_AT_ONCE`, the entry having the chain
+    value `chain` (None over a damaged log: then the snapshot gets no digest either,
+    and the next load checks it)."""
+    snapshot, at = append.snapshot, append.action.created_at
+    digest = None if chain is None else state_digest(snapshot.seq, chain, snapshot.state)
+    return (
+        *sql.action_params(append.action, chain),
+        *_interaction_row(append.interaction),
+        snapshot.state,
+        digest,
+        append.status,
+        [m.kind for m in append.owed],
+        [m.payload for m in append.owed],
+        [ts(m.due_at or at) for m in append.owed],
+    )
 
-    action: ActionRecord
-    snapshot: SnapshotRecord
-    interaction: InteractionRecord | None
-    status: GameStatus | None
-    waiting: Sequence[ReminderRecord] | None
-    renew: Collection[int]
-    seats: Sequence[SeatRecord]
-    owed: Sequence[NewOwed]
 
-    def columns(self, chain: str | None) -> tuple[Any, ...]:
-        """Parameters $1-$21 of `_APPEND` and `_APPEND_AT_ONCE`, the entry having the
-        chain value `chain` (None over a damaged log: then the snapshot gets no digest
-        either, and the next load checks it)."""
-        snapshot, at = self.snapshot, self.action.created_at
-        digest = None if chain is None else state_digest(snapshot.seq, chain, snapshot.state)
-        return (
-            *action_params(self.action, chain),
-            *_interaction_row(self.interaction),
-            snapshot.state,
-            digest,
-            self.status,
-            [m.kind for m in self.owed],
-            [m.payload for m in self.owed],
-            [ts(m.due_at or at) for m in self.owed],
-        )
+def _conflict(append: Append, exc: asyncpg.UniqueViolationError, last: int) -> ConflictError:
+    """A key's refusal as the store's conflict: the interaction was handled, or the log
+    moved on."""
+    if append.interaction is not None and exc.constraint_name == "interactions_pkey":
+        return DuplicateInteractionError(append.interaction.interaction_id)
+    return SeqConflictError(append.action.game_id, append.action.seq, last)
 
-    def awaited(self) -> Sequence[ReminderRecord] | None:
-        """The seats awaited after it (None: unchanged; none once the game ends)."""
-        if self.status is not None and self.status != "active":
-            return ()
-        return self.waiting
 
-    def conflict(self, exc: asyncpg.UniqueViolationError, last: int) -> ConflictError:
-        """A key's refusal as the store's conflict: the interaction was handled, or the
-        log moved on."""
-        if self.interaction is not None and exc.constraint_name == "interactions_pkey":
-            return DuplicateInteractionError(self.interaction.interaction_id)
-        return SeqConflictError(self.action.game_id, self.action.seq, last)
+class _Tx:
+    """A write transaction on a connection of the pool (`Tx`)."""
+
+    def __init__(self, conn: Conn) -> None:
+        self.conn = conn
+
+    async def rows(self, statement: str, *params: Any) -> list[Row]:
+        rows: list[Row] = await self.conn.fetch(statement, *params)
+        return rows
+
+    async def run(self, statement: str, *params: Any) -> int:
+        return _count(await self.conn.execute(statement, *params))
+
+    async def many(self, statement: str, rows: Sequence[Sequence[Any]]) -> None:
+        if rows:
+            await self.conn.executemany(statement, rows)
 
 
 class PostgresStore(Store):
     """A `Store` in a PostgreSQL database, reached through a pool of connections."""
+
+    dialect = Dialect(locks=True)
 
     def __init__(
         self, url: str, *, pool_size: int = DEFAULT_POOL_SIZE, read_only: bool = False
@@ -394,7 +359,7 @@ class PostgresStore(Store):
 
     async def migrate(self) -> list[int]:
         applied: list[int] = []
-        async with self._write() as conn:
+        async with self._transaction() as conn:
             # one process migrates at a time; the others wait, then find nothing to do
             await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
             await conn.execute(f"CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} (version BIGINT)")
@@ -412,212 +377,61 @@ class PostgresStore(Store):
                 await conn.execute(f"INSERT INTO {SCHEMA_TABLE} VALUES ($1)", applied[-1])
         return applied
 
-    # --- games and seats -------------------------------------------------------------
+    # --- running work ----------------------------------------------------------------
 
-    async def create_game(self, game: NewGame, *, seat_creator: bool) -> GameRecord:
-        at = ts(game.created_at)
-        async with self._write() as conn:
-            row = await conn.fetchrow(
-                "INSERT INTO games (rules, config, status, creator_id, reminder_seconds,"
-                " guild_id, channel_id, thread_id, created_at, updated_at, language)"
-                " VALUES ($1, $2, 'open', $3, $4, $5, $6, $7, $8, $8, $9)"
-                f" RETURNING {GAME_COLUMNS}",
-                game.rules,
-                game.config,
-                game.creator_id,
-                game.reminder_seconds,
-                game.guild_id,
-                game.channel_id,
-                game.thread_id,
-                at,
-                game.language,
-            )
-            if seat_creator:
-                await conn.execute(
-                    "INSERT INTO seats (game_id, seat, user_id, joined_at, name)"
-                    " VALUES ($1, 0, $2, $3, $4)",
-                    row["id"],
-                    game.creator_id,
-                    at,
-                    game.creator_name,
-                )
-        return game_from(row)
+    async def _rows(self, statement: str, *params: Any) -> list[Row]:
+        """The rows of one statement (its own transaction)."""
+        with _faults(self.where):
+            async with self._conn() as conn:
+                rows: list[Row] = await conn.fetch(statement, *params)
+        return rows
 
-    async def game(self, game_id: int) -> GameRecord | None:
-        row = await self._fetchrow(sql.GAME, game_id)
-        return None if row is None else game_from(row)
+    async def _write(self, work: Callable[[Tx], Awaitable[T]]) -> T:
+        async with self._transaction() as conn:
+            return await work(_Tx(conn))
 
-    async def game_in_thread(self, thread_id: int) -> GameRecord | None:
-        row = await self._fetchrow(sql.GAME_IN_THREAD, thread_id)
-        return None if row is None else game_from(row)
+    def transaction(self) -> AbstractAsyncContextManager[Conn]:
+        """A write transaction on one connection of the pool, for tools that read and
+        write rows themselves (the move from SQLite: bot/store/transfer.py)."""
+        return self._transaction()
 
-    async def games_of_user(
-        self, user_id: int, statuses: Collection[GameStatus]
-    ) -> list[GameRecord]:
-        wanted = list(statuses)
-        if not wanted:
-            return []
-        async with self._conn() as conn:
-            rows = await conn.fetch(
-                f"SELECT {GAME_COLUMNS} FROM games WHERE status = ANY($1::text[]) AND id IN"
-                " (SELECT game_id FROM seats WHERE user_id = $2 OR substitute_id = $2)"
-                " ORDER BY id",
-                wanted,
-                user_id,
-            )
-        return [game_from(r) for r in rows]
+    def _pool_or_raise(self) -> Any:
+        if self._pool is None:
+            raise StoreError(f"The store {self.where} is not open.")
+        return self._pool
 
-    async def set_place(
-        self,
-        game_id: int,
-        *,
-        guild_id: int | None,
-        channel_id: int | None,
-        thread_id: int | None,
-        at: datetime,
-    ) -> None:
-        await self._change(sql.SET_PLACE, guild_id, channel_id, thread_id, ts(at), game_id)
+    @asynccontextmanager
+    async def _conn(self) -> AsyncIterator[Conn]:
+        """A connection of the pool, for one statement (its own transaction)."""
+        async with self._pool_or_raise().acquire() as conn:
+            yield conn
 
-    async def set_language(self, game_id: int, language: str, *, at: datetime) -> bool:
-        return await self._change(sql.SET_LANGUAGE, language, ts(at), game_id) == 1
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Conn]:
+        """A write transaction. A full disk, a size limit or a read-only database rolls
+        it back and becomes a `StoreFullError` or `StoreReadOnlyError`: nothing stored."""
+        with _faults(self.where):
+            async with self._pool_or_raise().acquire() as conn, conn.transaction():
+                yield conn
 
-    async def discard_game(self, game_id: int) -> bool:
-        return await self._change(sql.DISCARD_GAME, game_id) == 1
-
-    async def set_status(
-        self, game_id: int, status: GameStatus, *, only_from: Collection[GameStatus], at: datetime
-    ) -> bool:
-        allowed = list(only_from)
-        if not allowed:
-            return False
-        async with self._write() as conn:
-            done = await conn.execute(
-                "UPDATE games SET status = $1, updated_at = $2"
-                " WHERE id = $3 AND status = ANY($4::text[])",
-                status,
-                ts(at),
-                game_id,
-                allowed,
-            )
-            changed = _count(done) == 1
-            if changed and status != "active":
-                await conn.execute("DELETE FROM reminders WHERE game_id = $1", game_id)
-        return changed
-
-    async def seats(self, game_id: int) -> list[SeatRecord]:
-        async with self._conn() as conn:
-            return await _seats(conn, game_id)
-
-    async def add_seat(
-        self,
-        game_id: int,
-        user_id: int | None,
-        *,
-        limit: int,
-        at: datetime,
-        ai: bool = False,
-        name: str | None = None,
-    ) -> SeatRecord | None:
-        async with self._write() as conn:
-            status = await _lock_game(conn, game_id)
-            seats = await _seats(conn, game_id)
-            seated = user_id is not None and any(s.user_id == user_id for s in seats)
-            if status != "open" or len(seats) >= limit or seated:
-                return None
-            seat = SeatRecord(game_id, len(seats), user_id, at, ai=ai, name=name)
-            await _insert_seats(conn, [seat])
-            await _touch(conn, game_id, at)
-        return seat
-
-    async def remove_seat(self, game_id: int, seat: int, *, at: datetime) -> bool:
-        async with self._write() as conn:
-            if await _lock_game(conn, game_id) != "open":
-                return False
-            seats = await _seats(conn, game_id)
-            if not any(s.seat == seat for s in seats):
-                return False
-            # renumber by rewriting: shifting keys in place could collide mid-update
-            kept = [s for s in seats if s.seat != seat]
-            await conn.execute("DELETE FROM seats WHERE game_id = $1", game_id)
-            await _insert_seats(conn, [replace(s, seat=i) for i, s in enumerate(kept)])
-            await _touch(conn, game_id, at)
-        return True
-
-    async def put_seat(
-        self,
-        seat: SeatRecord,
-        *,
-        at: datetime,
-        next_at: datetime | None = None,
-        owed: Sequence[NewOwed] = (),
-    ) -> None:
-        async with self._write() as conn:
-            await _lock_game(conn, seat.game_id)
-            await _update_seats(conn, [seat])
-            if next_at is not None:
-                await _move_reminder(conn, seat.game_id, seat.seat, next_at)
-            await _touch(conn, seat.game_id, at)
-            await _insert_owed(conn, seat.game_id, await _last_seq(conn, seat.game_id), owed, at)
-
-    async def start_game(
-        self,
-        game_id: int,
-        *,
-        seed: int,
-        seats: Sequence[SeatRecord],
-        snapshot: SnapshotRecord,
-        waiting: Sequence[ReminderRecord],
-        at: datetime,
-        owed: Sequence[NewOwed] = (),
-    ) -> bool:
-        async with self._write() as conn:
-            done = await conn.execute(
-                "UPDATE games SET status = 'active', seed = $1, updated_at = $2"
-                " WHERE id = $3 AND status = 'open'",
-                seed,
-                ts(at),
-                game_id,
-            )
-            if _count(done) != 1:
-                return False
-            await _update_seats(conn, seats)
-            await _put_snapshot(conn, snapshot, genesis(game_id))
-            await _replace_waiting(conn, game_id, waiting)
-            await _insert_owed(conn, game_id, 0, owed, at)
-        return True
-
-    # --- the action log ----------------------------------------------------------------
+    # --- what PostgreSQL does its own way: the load, the appends and the backup -------
 
     async def load_game(self, game_id: int) -> StoredGame | None:
         # one statement (one snapshot of the database, one round trip): the game, its
         # seats, the snapshot, the log after it and, in one pass over the game's keys,
         # the log's count (a gap shows as fewer entries than the last seq) and its
-        # chain value where the snapshot stands
-        async with self._conn() as conn:
-            row = await conn.fetchrow(_LOAD_GAME, game_id)
-        if row is None:
+        # chain value where the snapshot stands; the seats and the log as records of
+        # their tables' row types, read by name
+        rows = await self._rows(_LOAD_GAME, game_id)
+        if not rows:
             return None
-        # the seats and the log as records of their tables' row types, read by name
-        seats = tuple(seat_from(r) for r in row["seats"] or ())
-        snapshot = None
-        if row["snapshot_seq"] is not None:
-            snapshot = SnapshotRecord(
-                game_id, row["snapshot_seq"], row["state"], row["snapshot_chain"], row["digest"]
-            )
-        later = tuple(action_from(r) for r in row["later"] or ())
-        entries, last = int(row["entries"]), int(row["last"] or 0)
-        log_chain = (
-            genesis(game_id) if snapshot is not None and snapshot.seq == 0 else row["log_chain"]
-        )
+        stored = sql.stored_game(rows[0], rows[0]["seats"] or (), rows[0]["later"] or ())
+        later, last = stored.later_actions, stored.last_seq
         if later and later[-1].seq == last:
             self._remember_head(game_id, last, later[-1].chain)
-        elif snapshot is not None and snapshot.seq == last:
-            self._remember_head(game_id, last, log_chain)
-        return StoredGame(game_from(row), seats, snapshot, later, last, entries, log_chain)
-
-    async def actions(self, game_id: int, *, after: int = 0) -> list[ActionRecord]:
-        async with self._conn() as conn:
-            return await _actions(conn, game_id, after)
+        elif stored.snapshot is not None and stored.snapshot.seq == last:
+            self._remember_head(game_id, last, stored.log_chain)
+        return stored
 
     async def append_action(
         self,
@@ -631,13 +445,11 @@ class PostgresStore(Store):
         seats: Sequence[SeatRecord] = (),
         owed: Sequence[NewOwed] = (),
     ) -> list[int]:
-        if snapshot.game_id != action.game_id or snapshot.seq != action.seq:
-            raise ValueError("the snapshot must be the state after the appended action")
-        append = _Append(action, snapshot, interaction, status, waiting, renew, seats, owed)
+        append = Append.of(action, snapshot, interaction, status, waiting, renew, seats, owed)
         ids = await self._append_at_once(append)
         return ids if ids is not None else await self._append_locked(append)
 
-    async def _append_at_once(self, append: _Append) -> list[int] | None:
+    async def _append_at_once(self, append: Append) -> list[int] | None:
         """The append in one statement (one round trip, its own transaction), when this
         process knows the log's last entry (from the load that came before): the
         statement stores nothing unless the game is active and its log still ends where
@@ -645,41 +457,37 @@ class PostgresStore(Store):
         None (nothing written): the log is not as remembered; the locked way decides."""
         action = append.action
         game_id = action.game_id
-        head = self._heads.get(game_id)
-        if head is None or head[0] != action.seq - 1 or head[1] is None:
+        known = self._heads.get(game_id)
+        if known is None or known[0] != action.seq - 1 or known[1] is None:
             return None
-        chain = next_chain(head[1], action.seq, action.seat, action.notation)
+        chain = append.chain(known[1])
         awaited = append.awaited()
         try:
-            async with self._conn() as conn:
-                done = await conn.fetchrow(
-                    _APPEND_AT_ONCE,
-                    *append.columns(chain),
-                    None if action.seq == 1 else head[1],
-                    awaited is not None,
-                    *_awaited_rows(awaited or ()),
-                    sorted(set(append.renew)),
-                    *_seat_arrays(append.seats),
-                )
+            with _faults(self.where):
+                async with self._conn() as conn:
+                    done = await conn.fetchrow(
+                        _APPEND_AT_ONCE,
+                        *_columns(append, chain),
+                        None if action.seq == 1 else known[1],
+                        awaited is not None,
+                        *_awaited_rows(awaited or ()),
+                        sorted(set(append.renew)),
+                        *_seat_arrays(append.seats),
+                    )
         except asyncpg.UniqueViolationError as exc:
             self._heads.pop(game_id, None)
-            raise append.conflict(exc, action.seq - 1) from exc
-        except asyncpg.PostgresError as exc:
-            fault = _fault(self.where, exc)
-            if fault is None:
-                raise
-            raise fault from exc
+            raise _conflict(append, exc, action.seq - 1) from exc
         if not done["wrote"]:
             self._heads.pop(game_id, None)
             return None
         self._remember_head(game_id, action.seq, chain)
         return [int(i) for i in done["ids"] or ()]
 
-    async def _append_locked(self, append: _Append) -> list[int]:
+    async def _append_locked(self, append: Append) -> list[int]:
         """The append under the game's row lock, with its exact errors."""
         action = append.action
         game_id = action.game_id
-        async with self._write() as conn:
+        async with self._transaction() as conn:
             # the game's row lock: racing appends of one game, from any process, queue
             # here; with it, the log's last entry (its seq and chain value)
             head = await conn.fetchrow(_LOCK_GAME_AND_LOG, game_id)
@@ -689,50 +497,23 @@ class PostgresStore(Store):
             last = int(head["seq"] or 0)
             if action.seq != last + 1:
                 raise SeqConflictError(game_id, action.seq, last)
-            previous = genesis(game_id) if last == 0 else head["chain"]
-            chain = (
-                None
-                if previous is None
-                else next_chain(previous, action.seq, action.seat, action.notation)
-            )
+            chain = append.chain(head["chain"])
             try:
-                ids = await conn.fetchval(_APPEND, *append.columns(chain))
+                ids = await conn.fetchval(_APPEND, *_columns(append, chain))
             except asyncpg.UniqueViolationError as exc:
-                raise append.conflict(exc, last) from exc
+                raise _conflict(append, exc, last) from exc
             awaited = append.awaited()
+            tx = _Tx(conn)
             if awaited is not None:
-                await _replace_waiting(conn, game_id, awaited, renew=append.renew)
-            await _update_seats(conn, append.seats)
+                await replace_waiting(tx, game_id, awaited, append.renew)
+            await update_seats(tx, append.seats)
         self._remember_head(game_id, action.seq, chain)
         return [int(i) for i in ids or ()]
 
-    async def turn_actions(self, game_id: int, seat: int) -> list[ActionRecord]:
-        return [action_from(r) for r in await self._fetch(sql.TURN_ACTIONS, game_id, seat)]
-
-    async def put_snapshot(self, snapshot: SnapshotRecord) -> bool:
-        async with self._write() as conn:
-            await _lock_game(conn, snapshot.game_id)
-            if await _last_seq(conn, snapshot.game_id) != snapshot.seq:
-                return False
-            chain = await _chain_at(conn, snapshot.game_id, snapshot.seq)
-            await _put_snapshot(conn, snapshot, chain, forward_only=False)
-            return True
-
-    async def game_ids(self, *, started: bool = True) -> list[int]:
-        where = " WHERE seed IS NOT NULL" if started else ""
-        async with self._conn() as conn:
-            rows = await conn.fetch(f"SELECT id FROM games{where} ORDER BY id")
-        return [int(r["id"]) for r in rows]
-
-    async def game_counts(self, guild_ids: Collection[int] | None = None) -> dict[GameStatus, int]:
-        where, params = "", []
-        if guild_ids is not None:
-            where, params = " WHERE guild_id = ANY($1::bigint[])", [sorted(set(guild_ids))]
-        async with self._conn() as conn:
-            rows = await conn.fetch(
-                f"SELECT status, COUNT(*) AS n FROM games{where} GROUP BY status", *params
-            )
-        return {r["status"]: int(r["n"]) for r in rows}
+    def _remember_head(self, game_id: int, seq: int, chain: str | None) -> None:
+        if len(self._heads) >= REMEMBERED_HEADS:
+            self._heads.clear()
+        self._heads[game_id] = (seq, chain)
 
     async def backup(self, target: str | Path) -> None:
         """A consistent copy of the whole database in `target`, a new SQLite file of the
@@ -747,7 +528,10 @@ class PostgresStore(Store):
             copy = await aiosqlite.connect(destination, isolation_level=None)
             try:
                 await copy.execute("BEGIN")
-                async with self._read() as conn:
+                async with (
+                    self._pool_or_raise().acquire() as conn,
+                    conn.transaction(isolation="repeatable_read", readonly=True),
+                ):
                     for table in TABLES:
                         rows = await conn.fetch(f"SELECT * FROM {table}")
                         if not rows:
@@ -766,445 +550,6 @@ class PostgresStore(Store):
             for extra in ("-wal", "-shm"):
                 Path(f"{destination}{extra}").unlink(missing_ok=True)
             raise
-
-    # --- interactions ------------------------------------------------------------------
-
-    async def interaction(self, interaction_id: int) -> InteractionRecord | None:
-        row = await self._fetchrow(sql.INTERACTION, interaction_id)
-        return None if row is None else interaction_from(row)
-
-    async def prune_interactions(self, before: datetime) -> int:
-        async with self._write() as conn:
-            # rows another process is pruning right now are left to it
-            done = await conn.execute(
-                "DELETE FROM interactions WHERE interaction_id IN (SELECT interaction_id"
-                " FROM interactions WHERE created_at < $1 FOR UPDATE SKIP LOCKED)",
-                ts(before),
-            )
-        return _count(done)
-
-    # --- messages, notification preferences, reminders --------------------------------
-
-    async def put_message(self, message: MessageRecord) -> None:
-        async with self._write() as conn:
-            await conn.execute(
-                "INSERT INTO messages (game_id, kind, channel_id, message_id)"
-                " VALUES ($1, $2, $3, $4) ON CONFLICT (game_id, kind) DO UPDATE SET"
-                " channel_id = excluded.channel_id, message_id = excluded.message_id",
-                message.game_id,
-                message.kind,
-                message.channel_id,
-                message.message_id,
-            )
-
-    async def messages(self, game_id: int) -> list[MessageRecord]:
-        async with self._conn() as conn:
-            rows = await conn.fetch(
-                "SELECT game_id, kind, channel_id, message_id FROM messages WHERE game_id = $1"
-                " ORDER BY kind",
-                game_id,
-            )
-        return [
-            MessageRecord(r["game_id"], r["kind"], r["channel_id"], r["message_id"]) for r in rows
-        ]
-
-    async def delete_message(self, game_id: int, kind: str) -> bool:
-        async with self._write() as conn:
-            done = await conn.execute(
-                "DELETE FROM messages WHERE game_id = $1 AND kind = $2", game_id, kind
-            )
-        return _count(done) == 1
-
-    async def notification_prefs(self, user_ids: Collection[int]) -> dict[int, NotificationPrefs]:
-        ids = sorted(set(user_ids))
-        if not ids:
-            return {}
-        async with self._conn() as conn:
-            rows = await conn.fetch(
-                f"SELECT {PREFS_COLUMNS} FROM notification_prefs WHERE user_id = ANY($1::bigint[])",
-                ids,
-            )
-        return {r["user_id"]: prefs_from(r) for r in rows}
-
-    async def put_notification_prefs(self, prefs: NotificationPrefs) -> None:
-        async with self._write() as conn:
-            await conn.execute(
-                "INSERT INTO notification_prefs (user_id, dm_opt_in, quiet_start, quiet_end,"
-                " timezone, language) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_id) DO"
-                " UPDATE SET dm_opt_in = excluded.dm_opt_in, quiet_start = excluded.quiet_start,"
-                " quiet_end = excluded.quiet_end, timezone = excluded.timezone,"
-                " language = COALESCE(excluded.language, notification_prefs.language)",
-                prefs.user_id,
-                int(prefs.dm_opt_in),
-                prefs.quiet_start,
-                prefs.quiet_end,
-                prefs.timezone,
-                prefs.language,
-            )
-
-    async def put_language(self, user_id: int, language: str) -> None:
-        async with self._write() as conn:
-            await conn.execute(
-                "INSERT INTO notification_prefs (user_id, language) VALUES ($1, $2)"
-                " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language",
-                user_id,
-                language,
-            )
-
-    async def reminders(self, game_id: int) -> list[ReminderRecord]:
-        return [reminder_from(r) for r in await self._fetch(sql.REMINDERS, game_id)]
-
-    async def due_reminders(self, now: datetime, *, limit: int) -> list[ReminderRecord]:
-        return await self._awaited(now, limit, f"NOT {MACHINE_SEAT} AND r.muted_for_turn = 0")
-
-    async def owed_moves(self, now: datetime, *, limit: int) -> list[ReminderRecord]:
-        return await self._awaited(now, limit, MACHINE_SEAT)
-
-    async def _awaited(self, now: datetime, limit: int, where: str) -> list[ReminderRecord]:
-        columns = ", ".join(f"r.{c.strip()}" for c in REMINDER_COLUMNS.split(","))
-        async with self._conn() as conn:
-            # a reminder row another transaction is rescheduling right now is left out
-            rows = await conn.fetch(
-                f"SELECT {columns} FROM reminders r"
-                " JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat"
-                " JOIN games g ON g.id = r.game_id"
-                f" WHERE r.next_at <= $1 AND g.status = 'active' AND {where}"
-                " ORDER BY r.next_at, r.game_id, r.seat LIMIT $2"
-                " FOR UPDATE OF r SKIP LOCKED",
-                ts(now),
-                limit,
-            )
-        return [reminder_from(r) for r in rows]
-
-    async def put_reminder(
-        self, reminder: ReminderRecord, *, claim: DutyClaim | None = None
-    ) -> bool:
-        async with self._write() as conn:
-            if not await _holds(conn, claim):
-                return False
-            done = await conn.execute(
-                "UPDATE reminders SET waiting_since = $1, next_at = $2, missed = $3,"
-                " muted_for_turn = $4 WHERE game_id = $5 AND seat = $6",
-                ts(reminder.waiting_since),
-                ts(reminder.next_at),
-                reminder.missed,
-                int(reminder.muted_for_turn),
-                reminder.game_id,
-                reminder.seat,
-            )
-        return _count(done) == 1
-
-    # --- owed messages -----------------------------------------------------------------
-
-    async def owed_messages(
-        self, now: datetime | None, *, game_id: int | None = None, limit: int = 100
-    ) -> list[OwedMessage]:
-        where, params = ["delivered_at IS NULL"], []
-        if now is not None:
-            params.append(ts(now))
-            where.append(f"due_at <= ${len(params)}")
-        if game_id is not None:
-            params.append(game_id)
-            where.append(f"game_id = ${len(params)}")
-        params.append(limit)
-        async with self._conn() as conn:
-            # a message whose delivery another process is recording is left to it
-            rows = await conn.fetch(
-                f"SELECT {OWED_COLUMNS} FROM outbox WHERE {' AND '.join(where)}"
-                f" ORDER BY id LIMIT ${len(params)} FOR UPDATE SKIP LOCKED",
-                *params,
-            )
-        return [owed_from(r) for r in rows]
-
-    async def mark_delivered(
-        self,
-        owed_id: int,
-        *,
-        at: datetime,
-        channel_id: int | None = None,
-        message_id: int | None = None,
-        claim: DutyClaim | None = None,
-    ) -> bool:
-        async with self._write() as conn:
-            if not await _holds(conn, claim):
-                return False
-            done = await conn.execute(
-                "UPDATE outbox SET delivered_at = $1, channel_id = $2, message_id = $3"
-                " WHERE id = $4 AND delivered_at IS NULL",
-                ts(at),
-                channel_id,
-                message_id,
-                owed_id,
-            )
-        return _count(done) == 1
-
-    async def last_delivered_message(self, game_id: int, channel_id: int) -> int | None:
-        row = await self._fetchrow(sql.LAST_DELIVERED, game_id, channel_id)
-        return None if row is None or row["id"] is None else int(row["id"])
-
-    async def mark_tried(self, owed_ids: Collection[int], *, at: datetime) -> None:
-        ids = sorted(set(owed_ids))
-        if not ids:
-            return
-        async with self._write() as conn:
-            await conn.execute(
-                "UPDATE outbox SET tried_at = $1 WHERE id = ANY($2::bigint[])", ts(at), ids
-            )
-
-    async def mark_failed(self, owed_id: int, *, error: str, retry_at: datetime) -> int:
-        async with self._write() as conn:
-            value = await conn.fetchval(
-                "UPDATE outbox SET attempts = attempts + 1, last_error = $1, due_at = $2"
-                " WHERE id = $3 RETURNING attempts",
-                error[:500],
-                ts(retry_at),
-                owed_id,
-            )
-        return 0 if value is None else int(value)
-
-    # --- votes ---------------------------------------------------------------------------
-
-    async def open_vote(
-        self,
-        game_id: int,
-        seat: int,
-        *,
-        turn_since: datetime,
-        at: datetime,
-        deadline: datetime,
-        owed: Callable[[int], Sequence[NewOwed]] = lambda vote_id: (),
-    ) -> VoteRecord | None:
-        async with self._write() as conn:
-            await _lock_game(conn, game_id)
-            # no target: either unique rule (one open vote a game, one vote a turn) holds
-            row = await conn.fetchrow(
-                "INSERT INTO votes (game_id, seat, turn_since, opened_at, deadline)"
-                " VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING"
-                f" RETURNING {VOTE_COLUMNS}",
-                game_id,
-                seat,
-                ts(turn_since),
-                ts(at),
-                ts(deadline),
-            )
-            if row is None:
-                return None
-            seq = await _last_seq(conn, game_id)
-            await _insert_owed(conn, game_id, seq, owed(int(row["id"])), at)
-        return vote_from(row)
-
-    async def vote(self, vote_id: int) -> VoteRecord | None:
-        row = await self._fetchrow(sql.VOTE, vote_id)
-        return None if row is None else vote_from(row)
-
-    async def open_votes(self, *, game_id: int | None = None) -> list[VoteRecord]:
-        where = "status = 'open'" + ("" if game_id is None else " AND game_id = $1")
-        params = () if game_id is None else (game_id,)
-        async with self._conn() as conn:
-            # a vote another process is closing right now is left to it
-            rows = await conn.fetch(
-                f"SELECT {VOTE_COLUMNS} FROM votes WHERE {where} ORDER BY deadline, id"
-                " FOR UPDATE SKIP LOCKED",
-                *params,
-            )
-        return [vote_from(r) for r in rows]
-
-    async def cast_ballot(
-        self, ballot: BallotRecord, *, owed: Sequence[NewOwed] = ()
-    ) -> list[BallotRecord] | None:
-        async with self._write() as conn:
-            row = await conn.fetchrow(
-                "SELECT game_id, status FROM votes WHERE id = $1 FOR UPDATE", ballot.vote_id
-            )
-            if row is None or row["status"] != "open":
-                return None
-            await conn.execute(
-                sql.PUT_BALLOT,
-                ballot.vote_id,
-                ballot.voter_id,
-                ballot.choice,
-                ts(ballot.cast_at),
-            )
-            game_id = int(row["game_id"])
-            await _insert_owed(conn, game_id, await _last_seq(conn, game_id), owed, ballot.cast_at)
-            return await _ballots(conn, ballot.vote_id)
-
-    async def ballots(self, vote_id: int) -> list[BallotRecord]:
-        async with self._conn() as conn:
-            return await _ballots(conn, vote_id)
-
-    async def close_vote(
-        self,
-        vote_id: int,
-        status: VoteStatus,
-        *,
-        at: datetime,
-        seat: SeatRecord | None = None,
-        next_at: datetime | None = None,
-        owed: Sequence[NewOwed] = (),
-    ) -> bool:
-        async with self._write() as conn:
-            value = await conn.fetchval("SELECT game_id FROM votes WHERE id = $1", vote_id)
-            if value is None:
-                return False
-            game_id = int(value)
-            # the game's row first, as every write of a game's rows: no two writers of one
-            # game can each hold a row the other waits for
-            await _lock_game(conn, game_id)
-            done = await conn.execute(
-                "UPDATE votes SET status = $1, decided_at = $2 WHERE id = $3 AND status = 'open'",
-                status,
-                ts(at),
-                vote_id,
-            )
-            if _count(done) != 1:
-                return False
-            if seat is not None:
-                await _update_seats(conn, [seat])
-                if next_at is not None:
-                    await _move_reminder(conn, game_id, seat.seat, next_at)
-            await _insert_owed(conn, game_id, await _last_seq(conn, game_id), owed, at)
-        return True
-
-    async def set_vote_message(self, vote_id: int, channel_id: int, message_id: int) -> None:
-        await self._change(sql.SET_VOTE_MESSAGE, channel_id, message_id, vote_id)
-
-    # --- the daily digest ----------------------------------------------------------------
-
-    async def digest(self, user_id: int) -> DigestRecord | None:
-        row = await self._fetchrow(sql.DIGEST, user_id)
-        return None if row is None else digest_from(row)
-
-    async def put_digest(self, digest: DigestRecord) -> None:
-        await self._change(
-            sql.PUT_DIGEST, digest.user_id, maybe_ts(digest.due_at), maybe_ts(digest.sent_at)
-        )
-
-    async def due_digests(self, now: datetime, *, limit: int) -> list[DigestRecord]:
-        async with self._conn() as conn:
-            # a digest another process is claiming right now is left to it
-            rows = await conn.fetch(
-                f"{sql.DUE_DIGESTS} FOR UPDATE SKIP LOCKED",
-                ts(now),
-                limit,
-            )
-        return [digest_from(r) for r in rows]
-
-    async def claim_digest(
-        self, user_id: int, *, due_at: datetime, next_at: datetime, sent_at: datetime | None
-    ) -> bool:
-        async with self._write() as conn:
-            # the row lock makes a second claimer wait, then find it no longer due
-            done = await conn.execute(
-                "UPDATE digests SET due_at = $1, sent_at = COALESCE($2, sent_at)"
-                " WHERE user_id = $3 AND ABS(due_at - $4) < 0.001",
-                ts(next_at),
-                maybe_ts(sent_at),
-                user_id,
-                ts(due_at),
-            )
-        return _count(done) == 1
-
-    # --- duty claims (several bot processes on one database) ---------------------------
-
-    async def claim_duty(
-        self, duty: str, owner: str, *, now: datetime, until: datetime
-    ) -> DutyClaim | None:
-        check_claim(owner, now, until)
-        async with self._write() as conn:
-            # a racing claimer of the same duty waits for the row's first writer, then
-            # finds the lease taken: ON CONFLICT decides on the committed row
-            done = await conn.execute(
-                f"{CLAIM} ($1, $2, $3, $4){CLAIM_IF}", duty, owner, ts(now), ts(until)
-            )
-        return DutyClaim(duty, owner, until) if _count(done) == 1 else None
-
-    async def release_duty(self, claim: DutyClaim, *, rest_until: datetime | None = None) -> bool:
-        async with self._write() as conn:
-            if rest_until is None:
-                done = await conn.execute(
-                    "DELETE FROM duty_claims WHERE duty = $1 AND claimed_by = $2",
-                    claim.duty,
-                    claim.owner,
-                )
-            else:
-                done = await conn.execute(
-                    "UPDATE duty_claims SET claimed_by = $1, lease_until = $2"
-                    " WHERE duty = $3 AND claimed_by = $4",
-                    RESTING,
-                    ts(rest_until),
-                    claim.duty,
-                    claim.owner,
-                )
-        return _count(done) == 1
-
-    async def duty_claims(self, now: datetime) -> list[DutyClaim]:
-        return [claim_from(r) for r in await self._fetch(sql.DUTY_CLAIMS, ts(now))]
-
-    async def prune_duty_claims(self, before: datetime) -> int:
-        async with self._write() as conn:
-            done = await conn.execute("DELETE FROM duty_claims WHERE lease_until < $1", ts(before))
-        return _count(done)
-
-    async def _fetch(self, statement: str, *args: Any) -> list[Row]:
-        """The rows of one statement (its own transaction)."""
-        async with self._conn() as conn:
-            rows: list[Row] = await conn.fetch(statement, *args)
-        return rows
-
-    async def _fetchrow(self, statement: str, *args: Any) -> Row | None:
-        async with self._conn() as conn:
-            return await conn.fetchrow(statement, *args)
-
-    async def _change(self, statement: str, *args: Any) -> int:
-        """One writing statement in a write transaction; the rows it changed."""
-        async with self._write() as conn:
-            return _count(await conn.execute(statement, *args))
-
-    def _remember_head(self, game_id: int, seq: int, chain: str | None) -> None:
-        if len(self._heads) >= REMEMBERED_HEADS:
-            self._heads.clear()
-        self._heads[game_id] = (seq, chain)
-
-    def transaction(self) -> AbstractAsyncContextManager[Conn]:
-        """A write transaction on one connection of the pool, for tools that read and
-        write rows themselves (the move from SQLite: bot/store/transfer.py)."""
-        return self._write()
-
-    # --- private helpers -------------------------------------------------------------
-
-    def _pool_or_raise(self) -> Any:
-        if self._pool is None:
-            raise StoreError(f"The store {self.where} is not open.")
-        return self._pool
-
-    @asynccontextmanager
-    async def _conn(self) -> AsyncIterator[Conn]:
-        """A connection of the pool, for one statement (its own transaction)."""
-        async with self._pool_or_raise().acquire() as conn:
-            yield conn
-
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[Conn]:
-        """A write transaction. A full disk, a size limit or a read-only database rolls
-        it back and becomes a `StoreFullError` or `StoreReadOnlyError`: nothing stored."""
-        try:
-            async with self._pool_or_raise().acquire() as conn, conn.transaction():
-                yield conn
-        except asyncpg.PostgresError as exc:
-            fault = _fault(self.where, exc)
-            if fault is None:
-                raise
-            raise fault from exc
-
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[Conn]:
-        """A read transaction: several SELECTs see one consistent database."""
-        async with (
-            self._pool_or_raise().acquire() as conn,
-            conn.transaction(isolation="repeatable_read", readonly=True),
-        ):
-            yield conn
 
 
 async def _keep_session(conn: Conn) -> None:
@@ -1230,69 +575,6 @@ def _count(status: str) -> int:
     return int(status.rsplit(" ", 1)[-1])
 
 
-async def _holds(conn: Conn, claim: DutyClaim | None) -> bool:
-    """Whether the claim's owner still holds its duty (True without a claim). The row
-    stays share-locked until the transaction ends, so a process taking the duty over
-    waits for this done-mark to commit, and a done-mark that waited for a takeover sees
-    the new holder and refuses."""
-    if claim is None:
-        return True
-    found = await conn.fetchval(
-        "SELECT 1 FROM duty_claims WHERE duty = $1 AND claimed_by = $2 FOR SHARE",
-        claim.duty,
-        claim.owner,
-    )
-    return found is not None
-
-
-async def _lock_game(conn: Conn, game_id: int) -> str | None:
-    """Lock the game's row until the transaction ends; its status (None: no such game)."""
-    value = await conn.fetchval("SELECT status FROM games WHERE id = $1 FOR UPDATE", game_id)
-    return None if value is None else str(value)
-
-
-async def _last_seq(conn: Conn, game_id: int) -> int:
-    value = await conn.fetchval("SELECT MAX(seq) FROM actions WHERE game_id = $1", game_id)
-    return 0 if value is None else int(value)
-
-
-async def _touch(conn: Conn, game_id: int, at: datetime) -> None:
-    await conn.execute("UPDATE games SET updated_at = $1 WHERE id = $2", ts(at), game_id)
-
-
-async def _seats(conn: Conn, game_id: int) -> list[SeatRecord]:
-    return [seat_from(r) for r in await conn.fetch(sql.SEATS, game_id)]
-
-
-async def _insert_seats(conn: Conn, seats: Sequence[SeatRecord]) -> None:
-    if not seats:
-        return
-    await conn.executemany(
-        f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-        [
-            (
-                s.game_id,
-                s.seat,
-                s.user_id,
-                ts(s.joined_at),
-                s.colour,
-                s.team,
-                s.substitute_id,
-                int(s.autopilot),
-                int(s.ai),
-                int(s.skip_turn),
-                s.name,
-            )
-            for s in seats
-        ],
-    )
-
-
-async def _update_seats(conn: Conn, seats: Sequence[SeatRecord]) -> None:
-    if seats:
-        await conn.execute(f"UPDATE seats {_seat_changes(1)}", *_seat_arrays(seats))
-
-
 def _seat_arrays(seats: Sequence[SeatRecord]) -> tuple[list[Any], ...]:
     """Seats as one array per column, for `_seat_changes`."""
     return (
@@ -1306,95 +588,6 @@ def _seat_arrays(seats: Sequence[SeatRecord]) -> tuple[list[Any], ...]:
         [int(s.ai) for s in seats],
         [int(s.skip_turn) for s in seats],
         [s.name for s in seats],
-    )
-
-
-async def _move_reminder(conn: Conn, game_id: int, seat: int, next_at: datetime) -> None:
-    await conn.execute(
-        "UPDATE reminders SET next_at = $1 WHERE game_id = $2 AND seat = $3",
-        ts(next_at),
-        game_id,
-        seat,
-    )
-
-
-async def _insert_owed(
-    conn: Conn, game_id: int, seq: int, owed: Sequence[NewOwed], at: datetime
-) -> list[int]:
-    """Store the owed messages in one statement; their ids, in the order given (an
-    identity column counts up as the rows go in, in the order of their ordinality)."""
-    if not owed:
-        return []
-    rows = await conn.fetch(
-        "INSERT INTO outbox (game_id, seq, kind, payload, created_at, due_at)"
-        " SELECT $1, $2, o.kind, o.payload, $3, o.due_at"
-        " FROM unnest($4::text[], $5::text[], $6::float8[]) WITH ORDINALITY"
-        " AS o (kind, payload, due_at, n) ORDER BY o.n RETURNING id",
-        game_id,
-        seq,
-        ts(at),
-        [m.kind for m in owed],
-        [m.payload for m in owed],
-        [ts(m.due_at or at) for m in owed],
-    )
-    return sorted(int(r["id"]) for r in rows)
-
-
-async def _ballots(conn: Conn, vote_id: int) -> list[BallotRecord]:
-    return [ballot_from(r) for r in await conn.fetch(sql.BALLOTS, vote_id)]
-
-
-async def _actions(conn: Conn, game_id: int, after: int) -> list[ActionRecord]:
-    return [action_from(r) for r in await conn.fetch(sql.ACTIONS_AFTER, game_id, after)]
-
-
-async def _put_snapshot(
-    conn: Conn, snapshot: SnapshotRecord, chain: str | None, *, forward_only: bool = True
-) -> None:
-    """Store the snapshot with its chain value and digest (none over a damaged log)."""
-    digest = None if chain is None else state_digest(snapshot.seq, chain, snapshot.state)
-    only = " WHERE excluded.seq >= snapshots.seq" if forward_only else ""
-    await conn.execute(
-        "INSERT INTO snapshots (game_id, seq, state, chain, digest) VALUES ($1, $2, $3, $4, $5)"
-        " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, state = excluded.state,"
-        f" chain = excluded.chain, digest = excluded.digest{only}",
-        snapshot.game_id,
-        snapshot.seq,
-        snapshot.state,
-        chain,
-        digest,
-    )
-
-
-async def _chain_at(conn: Conn, game_id: int, seq: int) -> str | None:
-    """The log's stored chain value after entry `seq` (the genesis value at 0)."""
-    if seq == 0:
-        return genesis(game_id)
-    value = await conn.fetchval(
-        "SELECT chain FROM actions WHERE game_id = $1 AND seq = $2", game_id, seq
-    )
-    return None if value is None else str(value)
-
-
-async def _replace_waiting(
-    conn: Conn, game_id: int, waiting: Sequence[ReminderRecord], *, renew: Collection[int] = ()
-) -> None:
-    """Make `waiting` the seats awaited, in one statement: the rows of other seats go;
-    seats awaited before and now keep their row (its waiting time, missed reminders and
-    mute), except those of `renew`, awaited anew, whose row is overwritten."""
-    await conn.execute(
-        "WITH gone AS (DELETE FROM reminders WHERE game_id = $1"
-        " AND NOT (seat = ANY($2::bigint[])))"
-        f" INSERT INTO reminders ({REMINDER_COLUMNS})"
-        " SELECT $1, w.seat, w.since, w.next_at, w.missed, w.muted"
-        " FROM unnest($2::bigint[], $3::float8[], $4::float8[], $5::bigint[], $6::bigint[])"
-        " AS w (seat, since, next_at, missed, muted)"
-        " ON CONFLICT (game_id, seat) DO UPDATE SET waiting_since = excluded.waiting_since,"
-        " next_at = excluded.next_at, missed = excluded.missed,"
-        " muted_for_turn = excluded.muted_for_turn WHERE reminders.seat = ANY($7::bigint[])",
-        game_id,
-        *_awaited_rows(waiting),
-        sorted(set(renew)),
     )
 
 
@@ -1426,9 +619,22 @@ def _interaction_row(interaction: InteractionRecord | None) -> tuple[Any, ...]:
     )
 
 
+@contextmanager
+def _faults(where: str) -> Iterator[None]:
+    """A statement that failed for want of room or permission, or on damaged data
+    (see `_fault`), becomes the store's error for it; any other passes as it is."""
+    try:
+        yield
+    except asyncpg.PostgresError as exc:
+        fault = _fault(where, exc)
+        if fault is None:
+            raise
+        raise fault from exc
+
+
 def _fault(where: str, exc: Exception) -> StoreError | None:
-    """The store error for a write that failed for want of room or permission (None:
-    another error, raised as it is)."""
+    """The store error for a write that failed for want of room or permission, or on
+    damaged data (None: another error, raised as it is)."""
     if isinstance(exc, asyncpg.DiskFullError | asyncpg.InsufficientResourcesError):
         return StoreFullError(where, f"the database server is out of room ({exc})")
     if isinstance(exc, asyncpg.ProgramLimitExceededError):
@@ -1437,4 +643,6 @@ def _fault(where: str, exc: Exception) -> StoreError | None:
         return StoreReadOnlyError(where, "the database accepts no writes (read-only)")
     if isinstance(exc, asyncpg.InsufficientPrivilegeError):
         return StoreReadOnlyError(where, "the bot's database user may not write to it")
+    if isinstance(exc, asyncpg.DataCorruptedError | asyncpg.IndexCorruptedError):
+        return StoreDamagedError(where, str(exc))
     return None

@@ -138,16 +138,6 @@ class InteractionRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class MessageRecord:
-    """A message the bot posted and must edit later (e.g. kind `board`, `status`)."""
-
-    game_id: int
-    kind: str
-    channel_id: int
-    message_id: int
-
-
-@dataclass(frozen=True, slots=True)
 class NotificationPrefs:
     """How a user wants to be reminded. Quiet hours are minutes after local midnight
     (start inclusive, end exclusive; the window may wrap past midnight)."""

@@ -8,11 +8,15 @@ datetimes in the records; flags are 0/1 integers.
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
 from typing import Any, Protocol
 
+from bot.store.integrity import genesis
 from bot.store.records import (
     RESTING,
     ActionRecord,
@@ -25,6 +29,8 @@ from bot.store.records import (
     OwedMessage,
     ReminderRecord,
     SeatRecord,
+    SnapshotRecord,
+    StoredGame,
     VoteRecord,
 )
 
@@ -74,23 +80,64 @@ CLAIM_IF = (
 
 
 # --- statements written once ($1, $2 ...: asyncpg's placeholders; `for_sqlite`) ----------
+# {lock}, {skip_locked}, {share} (with "of <alias>" to name the table locked): the
+# locking clauses PostgreSQL adds and SQLite, with its one writer, leaves out
+# (`Dialect.fill`)
 
 GAME = f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1"
 GAME_IN_THREAD = f"SELECT {GAME_COLUMNS} FROM games WHERE thread_id = $1 ORDER BY id DESC LIMIT 1"
+CREATE_GAME = (
+    "INSERT INTO games (rules, config, status, creator_id, reminder_seconds,"
+    " guild_id, channel_id, thread_id, created_at, updated_at, language)"
+    f" VALUES ($1, $2, 'open', $3, $4, $5, $6, $7, $8, $8, $9) RETURNING {GAME_COLUMNS}"
+)
+SEAT_CREATOR = (
+    "INSERT INTO seats (game_id, seat, user_id, joined_at, name) VALUES ($1, 0, $2, $3, $4)"
+)
 SET_PLACE = (
     "UPDATE games SET guild_id = $1, channel_id = $2, thread_id = $3, updated_at = $4 WHERE id = $5"
 )
 SET_LANGUAGE = "UPDATE games SET language = $1, updated_at = $2 WHERE id = $3"
 DISCARD_GAME = "DELETE FROM games WHERE id = $1 AND status = 'open'"
+START_GAME = (
+    "UPDATE games SET status = 'active', seed = $1, updated_at = $2 WHERE id = $3"
+    " AND status = 'open'"
+)
+TOUCH = "UPDATE games SET updated_at = $1 WHERE id = $2"
+# the game's row locked until the transaction ends, with its status
+LOCK_GAME = "SELECT status FROM games WHERE id = $1{lock}"
 SEATS = f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = $1 ORDER BY seat"
+INSERT_SEAT = (
+    f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+)
+UPDATE_SEAT = (
+    "UPDATE seats SET user_id = $1, colour = $2, team = $3, substitute_id = $4, autopilot = $5,"
+    " ai = $6, skip_turn = $7, name = $8 WHERE game_id = $9 AND seat = $10"
+)
 ACTIONS_AFTER = f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = $1 AND seq > $2 ORDER BY seq"
+LAST_ENTRY = "SELECT seq, chain FROM actions WHERE game_id = $1 ORDER BY seq DESC LIMIT 1"
 # the log after the seat's last entry that ended its turn
 TURN_ACTIONS = (
     f"SELECT {ACTION_COLUMNS} FROM actions WHERE game_id = $1 AND seq > COALESCE("
     "(SELECT MAX(seq) FROM actions WHERE game_id = $1 AND seat = $2 AND ends_turn = 1)"
     ", 0) ORDER BY seq"
 )
+PUT_SNAPSHOT = (
+    "INSERT INTO snapshots (game_id, seq, state, chain, digest) VALUES ($1, $2, $3, $4, $5)"
+    " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, state = excluded.state,"
+    " chain = excluded.chain, digest = excluded.digest"
+)
+FORWARD_ONLY = " WHERE excluded.seq >= snapshots.seq"
 INTERACTION = f"SELECT {INTERACTION_COLUMNS} FROM interactions WHERE interaction_id = $1"
+# one batch of a prune ($1: before, $2: the batch's size), through the index on the time
+PRUNE_INTERACTIONS = (
+    "DELETE FROM interactions WHERE interaction_id IN (SELECT interaction_id FROM"
+    " interactions WHERE created_at < $1 ORDER BY created_at LIMIT $2{skip_locked})"
+)
+PRUNE_DELIVERED = (
+    "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE delivered_at < $1"
+    " ORDER BY delivered_at LIMIT $2{skip_locked})"
+)
 PUT_PREFS = (
     f"INSERT INTO notification_prefs ({PREFS_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)"
     " ON CONFLICT (user_id) DO UPDATE"
@@ -103,11 +150,69 @@ PUT_LANGUAGE = (
     " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language"
 )
 REMINDERS = f"SELECT {REMINDER_COLUMNS} FROM reminders WHERE game_id = $1 ORDER BY seat"
+AWAITED_SEATS = "SELECT seat FROM reminders WHERE game_id = $1"
+FORGET_REMINDER = "DELETE FROM reminders WHERE game_id = $1 AND seat = $2"
+AWAIT = (
+    f"INSERT INTO reminders ({REMINDER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)"
+    " ON CONFLICT (game_id, seat) DO NOTHING"
+)
+MOVE_REMINDER = "UPDATE reminders SET next_at = $1 WHERE game_id = $2 AND seat = $3"
+PUT_REMINDER = (
+    "UPDATE reminders SET waiting_since = $1, next_at = $2, missed = $3, muted_for_turn = $4"
+    " WHERE game_id = $5 AND seat = $6"
+)
+_AWAITED = (
+    "SELECT "
+    + ", ".join(f"r.{c.strip()}" for c in REMINDER_COLUMNS.split(","))
+    + " FROM reminders r JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat"
+    " JOIN games g ON g.id = r.game_id WHERE r.next_at <= $1 AND g.status = 'active' AND {where}"
+    " ORDER BY r.next_at, r.game_id, r.seat LIMIT $2{{skip_locked of r}}"
+)
+DUE_REMINDERS = _AWAITED.format(where=f"NOT {MACHINE_SEAT} AND r.muted_for_turn = 0")
+OWED_MOVES = _AWAITED.format(where=MACHINE_SEAT)
+# the messages owed (not delivered) and due, found through the partial index of owed
+# messages (`outbox_owed`): the cost of a scheduler round follows what is owed, not the
+# outbox's history of delivered messages (SQLite's planner alone would scan the outbox
+# in id order); one game's through `outbox_by_game`
+OWED_DUE = (
+    f"SELECT {OWED_COLUMNS} FROM outbox WHERE id IN (SELECT id FROM outbox"
+    " WHERE delivered_at IS NULL AND due_at <= $1) ORDER BY id LIMIT $2{skip_locked}"
+)
+OWED_OF_GAME = (
+    f"SELECT {OWED_COLUMNS} FROM outbox WHERE delivered_at IS NULL AND game_id = $1"
+    " AND due_at <= $2 ORDER BY id LIMIT $3{skip_locked}"
+)
+OWED_INTO = "INSERT INTO outbox (game_id, seq, kind, payload, created_at, due_at) VALUES "
+MARK_DELIVERED = (
+    "UPDATE outbox SET delivered_at = $1, channel_id = $2, message_id = $3"
+    " WHERE id = $4 AND delivered_at IS NULL"
+)
+MARK_FAILED = (
+    "UPDATE outbox SET attempts = attempts + 1, last_error = $1, due_at = $2"
+    " WHERE id = $3 RETURNING attempts"
+)
+# through the partial index of delivered messages by game and channel
 LAST_DELIVERED = (
     "SELECT MAX(message_id) AS id FROM outbox WHERE game_id = $1 AND channel_id = $2"
     " AND delivered_at IS NOT NULL"
 )
 VOTE = f"SELECT {VOTE_COLUMNS} FROM votes WHERE id = $1"
+OPEN_VOTE = (
+    "INSERT INTO votes (game_id, seat, turn_since, opened_at, deadline)"
+    f" VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING {VOTE_COLUMNS}"
+)
+LOCK_VOTE = "SELECT game_id, status FROM votes WHERE id = $1{lock}"
+CLOSE_VOTE = "UPDATE votes SET status = $1, decided_at = $2 WHERE id = $3 AND status = 'open'"
+# open votes to decide: the deadline passed, the game stopped, or the turn is over (no
+# reminder row of the seat since the vote's turn began); through `votes_by_deadline`
+VOTES_DUE = (
+    "SELECT "
+    + ", ".join(f"v.{c.strip()}" for c in VOTE_COLUMNS.split(","))
+    + " FROM votes v JOIN games g ON g.id = v.game_id WHERE v.status = 'open'"
+    " AND (v.deadline <= $1 OR g.status <> 'active' OR NOT EXISTS (SELECT 1 FROM reminders r"
+    " WHERE r.game_id = v.game_id AND r.seat = v.seat AND r.waiting_since = v.turn_since))"
+    " ORDER BY v.deadline, v.id{skip_locked of v}"
+)
 SET_VOTE_MESSAGE = "UPDATE votes SET channel_id = $1, message_id = $2 WHERE id = $3"
 BALLOTS = (
     "SELECT vote_id, voter_id, choice, cast_at FROM ballots WHERE vote_id = $1"
@@ -133,6 +238,8 @@ CLAIM_DIGEST = (
     " WHERE user_id = $3 AND ABS(due_at - $4) < 0.001"
 )
 CLAIM_DUTY = f"{CLAIM} ($1, $2, $3, $4){CLAIM_IF}"
+# the claim's row share-locked: a takeover waits for the done-mark that checked it
+HOLDS = "SELECT 1 AS held FROM duty_claims WHERE duty = $1 AND claimed_by = $2{share}"
 RELEASE_DUTY = "DELETE FROM duty_claims WHERE duty = $1 AND claimed_by = $2"
 REST_DUTY = (
     "UPDATE duty_claims SET claimed_by = $1, lease_until = $2 WHERE duty = $3 AND claimed_by = $4"
@@ -141,6 +248,50 @@ DUTY_CLAIMS = (
     "SELECT duty, claimed_by, lease_until FROM duty_claims WHERE lease_until > $1 ORDER BY duty"
 )
 PRUNE_DUTY_CLAIMS = "DELETE FROM duty_claims WHERE lease_until < $1"
+
+_LOCKING = re.compile(r"\{(lock|skip_locked|share)(?: of (\w+))?\}")
+_CLAUSES = {
+    "lock": "FOR UPDATE{of}",
+    "skip_locked": "FOR UPDATE{of} SKIP LOCKED",
+    "share": "FOR SHARE{of}",
+}
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """What a driver's SQL says its own way: the locking clauses (PostgreSQL's; SQLite
+    has one writer and needs none) and a list given as one parameter (an array in
+    PostgreSQL, JSON text read with `json_each` in SQLite)."""
+
+    locks: bool
+
+    @property
+    def skip_locked(self) -> str:
+        return " FOR UPDATE SKIP LOCKED" if self.locks else ""
+
+    def fill(self, statement: str) -> str:
+        """The statement with its {lock}, {skip_locked} and {share} marks written out."""
+        return _fill(statement, self.locks)
+
+    def any(self, n: int, kind: str) -> str:
+        """The test "is one of the list in parameter $n" (of `kind`: text or bigint)."""
+        return f"= ANY(${n}::{kind}[])" if self.locks else f"IN (SELECT value FROM json_each(${n}))"
+
+    def listed(self, values: list[Any]) -> Any:
+        """A list as the parameter `any` reads."""
+        return values if self.locks else json.dumps(values)
+
+
+@cache
+def _fill(statement: str, locks: bool) -> str:
+    def clause(found: re.Match[str]) -> str:
+        if not locks:
+            return ""
+        of = f" OF {found.group(2)}" if found.group(2) else ""
+        return " " + _CLAUSES[found.group(1)].format(of=of)
+
+    return _LOCKING.sub(clause, statement)
+
 
 _PLACEHOLDER = re.compile(r"\$(\d+)")
 
@@ -218,6 +369,34 @@ def seat_params(s: SeatRecord) -> tuple[Any, ...]:
         int(s.ai),
         int(s.skip_turn),
         s.name,
+    )
+
+
+def seat_update_params(s: SeatRecord) -> tuple[Any, ...]:
+    """A seat's parameters of `UPDATE_SEAT`."""
+    return (
+        s.user_id,
+        s.colour,
+        s.team,
+        s.substitute_id,
+        int(s.autopilot),
+        int(s.ai),
+        int(s.skip_turn),
+        s.name,
+        s.game_id,
+        s.seat,
+    )
+
+
+def reminder_params(r: ReminderRecord) -> tuple[Any, ...]:
+    """A reminder's columns, in the order of `REMINDER_COLUMNS`."""
+    return (
+        r.game_id,
+        r.seat,
+        ts(r.waiting_since),
+        ts(r.next_at),
+        r.missed,
+        int(r.muted_for_turn),
     )
 
 
@@ -344,3 +523,28 @@ def digest_from(r: Row) -> DigestRecord:
 
 def claim_from(r: Row) -> DutyClaim:
     return DutyClaim(r["duty"], r["claimed_by"], dt(r["lease_until"]))
+
+
+def stored_game(row: Row, seats: Iterable[Row], later: Iterable[Row]) -> StoredGame:
+    """A game as a load reads it: its row (with the snapshot's and the log's columns of
+    the drivers' load statements), its seats' rows and the log's rows after the
+    snapshot."""
+    game_id = int(row["id"])
+    snapshot = None
+    if row["snapshot_seq"] is not None:
+        snapshot = SnapshotRecord(
+            game_id,
+            row["snapshot_seq"],
+            text(row["state"]),
+            row["snapshot_chain"],
+            row["digest"],
+        )
+    return StoredGame(
+        game_from(row),
+        tuple(sorted((seat_from(r) for r in seats), key=lambda s: s.seat)),
+        snapshot,
+        tuple(sorted((action_from(r) for r in later), key=lambda a: a.seq)),
+        int(row["last"] or 0),
+        int(row["entries"]),
+        genesis(game_id) if snapshot is not None and snapshot.seq == 0 else row["log_chain"],
+    )

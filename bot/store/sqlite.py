@@ -13,6 +13,10 @@ one statement each (one snapshot of the file, one trip to the connection's threa
 game's load gathers its seats and log as JSON). Rows are read by column name
 (`aiosqlite.Row`).
 
+The methods themselves are written once for both databases (bot/store/base.py); this
+driver gives them SQLite's connections, its placeholders (`?1` for `$1`) and its lists
+(JSON text read with `json_each`).
+
     >>> store = SqliteStore("data/games.db")      # doctest: +SKIP
     >>> async with store: ...                      # doctest: +SKIP
 """
@@ -21,13 +25,10 @@ from __future__ import annotations
 
 import inspect
 import json
-import math
 import os
 import sqlite3
 from collections.abc import Awaitable, Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, replace
-from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -36,11 +37,13 @@ import orjson
 
 from bot.store import sql
 from bot.store.base import Store
+from bot.store.driver import Append, Tx, owed_statements
 from bot.store.errors import (
     DuplicateInteractionError,
     SchemaTooNewError,
     SeqConflictError,
     StatusConflictError,
+    StoreDamagedError,
     StoreError,
     StoreFullError,
     StoreReadOnlyError,
@@ -50,66 +53,32 @@ from bot.store.group_commit import Job, Outcome, Writer, WriterConnection, pipel
 from bot.store.integrity import genesis, next_chain, state_digest
 from bot.store.migrations import LATEST_VERSION, MIGRATIONS
 from bot.store.records import (
-    RESTING,
     ActionRecord,
-    BallotRecord,
-    DigestRecord,
-    DutyClaim,
-    GameRecord,
     GameStatus,
     InteractionRecord,
-    MessageRecord,
-    NewGame,
     NewOwed,
-    NotificationPrefs,
-    OwedMessage,
     ReminderRecord,
     SeatRecord,
     SnapshotRecord,
     StoredGame,
-    VoteRecord,
-    VoteStatus,
 )
 from bot.store.sql import (
     ACTION_COLUMNS,
     GAME_COLUMNS,
     INTERACTION_COLUMNS,
-    MACHINE_SEAT,
-    OWED_COLUMNS,
-    PREFS_COLUMNS,
     REMINDER_COLUMNS,
     SEAT_COLUMNS,
-    VOTE_COLUMNS,
-    action_from,
-    action_params,
-    ballot_from,
-    check_claim,
-    claim_from,
-    digest_from,
+    Dialect,
     for_sqlite,
-    game_from,
-    interaction_from,
-    maybe_ts,
-    owed_from,
-    prefs_from,
-    reminder_from,
-    seat_from,
-    seat_params,
-    text,
     ts,
-    vote_from,
 )
 
 DEFAULT_BUSY_TIMEOUT_MS = 10_000
 # reader connections beside the writer (reads are short; the GIL is shared anyway)
 DEFAULT_READERS = 3
-# rows deleted by one write of a prune (through the index on their time)
-PRUNE_BATCH = 500
-# owed messages inserted by one statement (6 parameters each, well under SQLite's limit)
-OWED_PER_STATEMENT = 1_000
 
 Db = aiosqlite.Connection
-Row = sqlite3.Row
+Row = sql.Row
 T = TypeVar("T")
 
 # the games' status and the log's last entry (seq, chain value), for a JSON list of ids
@@ -156,32 +125,15 @@ _LOAD_GAME = (
     " AS chain FROM actions WHERE game_id = ?1) l"
     " WHERE g.id = ?1"
 )
-_PUT_SNAPSHOT = (
-    "INSERT INTO snapshots (game_id, seq, state, chain, digest) VALUES (?, ?, ?, ?, ?)"
-    " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, state = excluded.state,"
-    " chain = excluded.chain, digest = excluded.digest"
-)
-_FORWARD_ONLY = " WHERE excluded.seq >= snapshots.seq"
-# the seats no longer awaited (not in the JSON rows of `awaited`, whose first value is
-# the seat) or awaited anew (the JSON list `renew`), then the seats awaited (rows
-# [seat, waiting since, next reminder, missed, muted]) that have no row yet
-_FORGET_WAITING = (
-    "DELETE FROM reminders WHERE game_id = {game} AND (seat NOT IN"
-    " (SELECT json_extract(value, '$[0]') FROM json_each({awaited}))"
-    " OR seat IN (SELECT value FROM json_each({renew})))"
-)
-_AWAIT = (
-    f"INSERT INTO reminders ({REMINDER_COLUMNS}) SELECT {{game}},"
-    " json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),"
-    " json_extract(value, '$[3]'), json_extract(value, '$[4]') FROM json_each({awaited})"
-    " WHERE true ON CONFLICT (game_id, seat) DO NOTHING"
-)
 # A log entry with everything stored beside it (the interaction that caused it, the
 # snapshot after it, the game's status and the seats awaited) is one row inserted into
 # a view of the writer's connection, whose trigger does the writing: one statement, so
 # one trip to the connection's thread, atomic by itself, for many entries at once
 # (`executemany`). PostgreSQL does the same in one statement of common table
-# expressions (bot/store/postgres.py); SQLite has no INSERT inside WITH.
+# expressions (bot/store/postgres.py); SQLite has no INSERT inside WITH. The seats
+# awaited come as JSON rows [seat, waiting since, next reminder, missed, muted]: the
+# seats no longer awaited (or awaited anew: the JSON list `renew`) lose their row,
+# then those awaited that have none get one.
 _APPEND_COLUMNS = (
     f"{ACTION_COLUMNS}, i_id, i_game, i_seq, i_result, i_at, state, digest, status, awaited, renew"
 )
@@ -199,48 +151,46 @@ _APPEND_TRIGGER = (
     " INSERT INTO snapshots (game_id, seq, state, chain, digest)"
     " SELECT NEW.game_id, NEW.seq, NEW.state, NEW.chain, NEW.digest WHERE true"
     " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, state = excluded.state,"
-    " chain = excluded.chain, digest = excluded.digest WHERE excluded.seq >= snapshots.seq;"
+    f" chain = excluded.chain, digest = excluded.digest{sql.FORWARD_ONLY};"
     " UPDATE games SET status = COALESCE(NEW.status, status), updated_at = NEW.created_at"
     " WHERE id = NEW.game_id;"
-    " "
-    + _FORGET_WAITING.format(game="NEW.game_id", awaited="NEW.awaited", renew="NEW.renew")
-    + " AND NEW.awaited IS NOT NULL; "
-    + _AWAIT.format(game="NEW.game_id", awaited="NEW.awaited").replace(
-        "WHERE true", "WHERE NEW.awaited IS NOT NULL"
-    )
-    + "; END"
+    " DELETE FROM reminders WHERE game_id = NEW.game_id AND NEW.awaited IS NOT NULL"
+    " AND (seat NOT IN (SELECT json_extract(value, '$[0]') FROM json_each(NEW.awaited))"
+    " OR seat IN (SELECT value FROM json_each(NEW.renew)));"
+    f" INSERT INTO reminders ({REMINDER_COLUMNS}) SELECT NEW.game_id,"
+    " json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),"
+    " json_extract(value, '$[3]'), json_extract(value, '$[4]') FROM json_each(NEW.awaited)"
+    " WHERE NEW.awaited IS NOT NULL ON CONFLICT (game_id, seat) DO NOTHING; END"
 )
 _APPEND = (
     f"INSERT INTO mk_append ({_APPEND_COLUMNS})"
     f" VALUES ({', '.join(['?'] * len(_APPEND_COLUMNS.split(',')))})"
 )
-_INSERT_SEATS = f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-_UPDATE_SEATS = (
-    "UPDATE seats SET user_id = ?, colour = ?, team = ?, substitute_id = ?, autopilot = ?,"
-    " ai = ?, skip_turn = ?, name = ? WHERE game_id = ? AND seat = ?"
-)
-_PRUNE_INTERACTIONS = (
-    "DELETE FROM interactions WHERE interaction_id IN (SELECT interaction_id FROM"
-    " interactions WHERE created_at < ? ORDER BY created_at LIMIT ?)"
-)
-# the messages owed (not delivered) and due, found through the partial index of owed
-# messages (`outbox_owed`): the cost of a scheduler round follows what is owed, not the
-# outbox's history of delivered messages (the planner alone would scan the outbox in
-# id order); one game's through `outbox_by_game`
-_OWED_DUE = (
-    f"SELECT {OWED_COLUMNS} FROM outbox WHERE id IN (SELECT id FROM outbox"
-    " WHERE delivered_at IS NULL AND due_at <= ?) ORDER BY id LIMIT ?"
-)
-_OWED_OF_GAME = (
-    f"SELECT {OWED_COLUMNS} FROM outbox WHERE delivered_at IS NULL AND game_id = ?"
-    " AND due_at <= ? ORDER BY id LIMIT ?"
-)
-_OWED_INTO = "INSERT INTO outbox (game_id, seq, kind, payload, created_at, due_at) VALUES "
+
+
+class _Tx:
+    """A write transaction on the writer's connection (`Tx`)."""
+
+    def __init__(self, db: Db) -> None:
+        self.db = db
+
+    async def rows(self, statement: str, *params: Any) -> list[Row]:
+        return list(await self.db.execute_fetchall(for_sqlite(statement), params))
+
+    async def run(self, statement: str, *params: Any) -> int:
+        cursor = await self.db.execute(for_sqlite(statement), params)
+        return cursor.rowcount
+
+    async def many(self, statement: str, rows: Sequence[Sequence[Any]]) -> None:
+        if rows:
+            await self.db.executemany(for_sqlite(statement), rows)
 
 
 class SqliteStore(Store):
     """A `Store` in one SQLite file. `path` may be `":memory:"` for quick experiments
     (then one connection does everything: a second would see another database)."""
+
+    dialect = Dialect(locks=False)
 
     def __init__(
         self,
@@ -333,8 +283,8 @@ class SqliteStore(Store):
                 )
             return
         if self.path != ":memory:":
-            row = await _one(db, "PRAGMA journal_mode = WAL")
-            mode = None if row is None else row["journal_mode"]
+            rows = await db.execute_fetchall("PRAGMA journal_mode = WAL")
+            mode = next(iter(rows))["journal_mode"] if rows else None
             if str(mode).lower() != "wal":
                 raise StoreError(f"{self.path}: could not switch to WAL (got {mode!r})")
         await db.execute(f"PRAGMA synchronous = {self._synchronous}")
@@ -353,7 +303,7 @@ class SqliteStore(Store):
                 await db.close()
 
     async def schema_version(self) -> int:
-        rows = await self._query("PRAGMA user_version")
+        rows = await self._rows("PRAGMA user_version")
         return int(rows[0]["user_version"])
 
     async def migrate(self) -> list[int]:
@@ -397,7 +347,7 @@ class SqliteStore(Store):
         result: T = await self._writer_or_raise().submit(work)
         return result
 
-    async def _query(self, statement: str, params: Iterable[Any] = ()) -> list[Row]:
+    async def _rows(self, statement: str, *params: Any) -> list[Row]:
         """The rows of one SELECT (one statement sees one snapshot by itself). Readers
         are taken in turn, not held: each runs the statements handed to it one after
         another on its thread, so a read never waits for the event loop to hand a
@@ -405,12 +355,16 @@ class SqliteStore(Store):
         writer = self._writer_or_raise()
         readers = self._reader_connections
         if not readers:
-            result: list[Row] = await writer.submit(lambda db: _all(db, statement, params))
+            result: list[Row] = await writer.submit(lambda db: _Tx(db).rows(statement, *params))
             return result
         self._turn = (self._turn + 1) % len(readers)
-        return await _all(readers[self._turn], statement, params)
+        with store_faults(self.path):
+            return await _Tx(readers[self._turn]).rows(statement, *params)
 
-    async def _write(self, work: Callable[[Db], Awaitable[T]], **batch: Any) -> T:
+    async def _write(self, work: Callable[[Tx], Awaitable[T]]) -> T:
+        return await self._submit(lambda db: work(_Tx(db)))
+
+    async def _submit(self, work: Callable[[Db], Awaitable[T]], **batch: Any) -> T:
         """Run `work` in a write transaction (perhaps shared with other games' writes,
         in a savepoint of its own); returns once it is committed. A full disk, a size
         limit or a read-only file rolls it back and becomes a `StoreFullError` or
@@ -433,221 +387,14 @@ class SqliteStore(Store):
 
         return await self._run(run)
 
-    # --- games and seats -------------------------------------------------------------
-
-    async def create_game(self, game: NewGame, *, seat_creator: bool) -> GameRecord:
-        at = ts(game.created_at)
-
-        async def work(db: Db) -> GameRecord:
-            row = await _one(
-                db,
-                "INSERT INTO games (rules, config, status, creator_id, reminder_seconds,"
-                " guild_id, channel_id, thread_id, created_at, updated_at, language)"
-                f" VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {GAME_COLUMNS}",
-                (
-                    game.rules,
-                    game.config,
-                    game.creator_id,
-                    game.reminder_seconds,
-                    game.guild_id,
-                    game.channel_id,
-                    game.thread_id,
-                    at,
-                    at,
-                    game.language,
-                ),
-            )
-            assert row is not None
-            if seat_creator:
-                await db.execute(
-                    "INSERT INTO seats (game_id, seat, user_id, joined_at, name)"
-                    " VALUES (?, 0, ?, ?, ?)",
-                    (row["id"], game.creator_id, at, game.creator_name),
-                )
-            return game_from(row)
-
-        return await self._write(work)
-
-    async def game(self, game_id: int) -> GameRecord | None:
-        rows = await self._query(sql.GAME, (game_id,))
-        return game_from(rows[0]) if rows else None
-
-    async def game_in_thread(self, thread_id: int) -> GameRecord | None:
-        rows = await self._query(sql.GAME_IN_THREAD, (thread_id,))
-        return game_from(rows[0]) if rows else None
-
-    async def games_of_user(
-        self, user_id: int, statuses: Collection[GameStatus]
-    ) -> list[GameRecord]:
-        wanted = list(statuses)
-        if not wanted:
-            return []
-        rows = await self._query(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE status IN (SELECT value FROM json_each(?))"
-            " AND id IN (SELECT game_id FROM seats WHERE user_id = ? OR substitute_id = ?)"
-            " ORDER BY id",
-            (json.dumps(wanted), user_id, user_id),
-        )
-        return [game_from(r) for r in rows]
-
-    async def set_place(
-        self,
-        game_id: int,
-        *,
-        guild_id: int | None,
-        channel_id: int | None,
-        thread_id: int | None,
-        at: datetime,
-    ) -> None:
-        await self._change(sql.SET_PLACE, (guild_id, channel_id, thread_id, ts(at), game_id))
-
-    async def set_language(self, game_id: int, language: str, *, at: datetime) -> bool:
-        return await self._changed_one(sql.SET_LANGUAGE, (language, ts(at), game_id))
-
-    async def discard_game(self, game_id: int) -> bool:
-        return await self._changed_one(sql.DISCARD_GAME, (game_id,))
-
-    async def set_status(
-        self, game_id: int, status: GameStatus, *, only_from: Collection[GameStatus], at: datetime
-    ) -> bool:
-        allowed = list(only_from)
-        if not allowed:
-            return False
-
-        async def work(db: Db) -> bool:
-            cursor = await db.execute(
-                "UPDATE games SET status = ?, updated_at = ?"
-                " WHERE id = ? AND status IN (SELECT value FROM json_each(?))",
-                (status, ts(at), game_id, json.dumps(allowed)),
-            )
-            changed = cursor.rowcount == 1
-            if changed and status != "active":
-                await db.execute("DELETE FROM reminders WHERE game_id = ?", (game_id,))
-            return changed
-
-        return await self._write(work)
-
-    async def seats(self, game_id: int) -> list[SeatRecord]:
-        return [seat_from(r) for r in await self._query(sql.SEATS, (game_id,))]
-
-    async def add_seat(
-        self,
-        game_id: int,
-        user_id: int | None,
-        *,
-        limit: int,
-        at: datetime,
-        ai: bool = False,
-        name: str | None = None,
-    ) -> SeatRecord | None:
-        async def work(db: Db) -> SeatRecord | None:
-            status = await _status(db, game_id)
-            seats = await _seats(db, game_id)
-            seated = user_id is not None and any(s.user_id == user_id for s in seats)
-            if status != "open" or len(seats) >= limit or seated:
-                return None
-            seat = SeatRecord(game_id, len(seats), user_id, at, ai=ai, name=name)
-            await db.execute(_INSERT_SEATS, seat_params(seat))
-            await _touch(db, game_id, at)
-            return seat
-
-        return await self._write(work)
-
-    async def remove_seat(self, game_id: int, seat: int, *, at: datetime) -> bool:
-        async def work(db: Db) -> bool:
-            if await _status(db, game_id) != "open":
-                return False
-            seats = await _seats(db, game_id)
-            if not any(s.seat == seat for s in seats):
-                return False
-            # renumber by rewriting: shifting keys in place could collide mid-update
-            kept = [s for s in seats if s.seat != seat]
-            await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-            await db.executemany(
-                _INSERT_SEATS, [seat_params(replace(s, seat=i)) for i, s in enumerate(kept)]
-            )
-            await _touch(db, game_id, at)
-            return True
-
-        return await self._write(work)
-
-    async def put_seat(
-        self,
-        seat: SeatRecord,
-        *,
-        at: datetime,
-        next_at: datetime | None = None,
-        owed: Sequence[NewOwed] = (),
-    ) -> None:
-        async def work(db: Db) -> None:
-            await _update_seats(db, [seat])
-            if next_at is not None:
-                await _move_reminder(db, seat.game_id, seat.seat, next_at)
-            await _touch(db, seat.game_id, at)
-            await _insert_owed(db, seat.game_id, None, owed, at)
-
-        await self._write(work)
-
-    async def start_game(
-        self,
-        game_id: int,
-        *,
-        seed: int,
-        seats: Sequence[SeatRecord],
-        snapshot: SnapshotRecord,
-        waiting: Sequence[ReminderRecord],
-        at: datetime,
-        owed: Sequence[NewOwed] = (),
-    ) -> bool:
-        async def work(db: Db) -> bool:
-            cursor = await db.execute(
-                "UPDATE games SET status = 'active', seed = ?, updated_at = ?"
-                " WHERE id = ? AND status = 'open'",
-                (seed, ts(at), game_id),
-            )
-            if cursor.rowcount != 1:
-                return False
-            await _update_seats(db, seats)
-            await db.execute(
-                _PUT_SNAPSHOT + _FORWARD_ONLY, _snapshot_params(snapshot, genesis(game_id))
-            )
-            await _replace_waiting(db, [(game_id, waiting, ())])
-            await _insert_owed(db, game_id, 0, owed, at)
-            return True
-
-        return await self._write(work)
-
-    # --- the action log ----------------------------------------------------------------
+    # --- what SQLite does its own way: the load, the appends and the backup -----------
 
     async def load_game(self, game_id: int) -> StoredGame | None:
-        rows = await self._query(_LOAD_GAME, (game_id,))
+        rows = await self._rows(_LOAD_GAME, game_id)
         if not rows:
             return None
         row = rows[0]
-        snapshot = None
-        if row["snapshot_seq"] is not None:
-            snapshot = SnapshotRecord(
-                game_id,
-                row["snapshot_seq"],
-                text(row["state"]),
-                row["snapshot_chain"],
-                row["digest"],
-            )
-        seats = sorted((seat_from(r) for r in orjson.loads(row["seats"])), key=lambda s: s.seat)
-        later = sorted((action_from(r) for r in orjson.loads(row["later"])), key=lambda a: a.seq)
-        return StoredGame(
-            game_from(row),
-            tuple(seats),
-            snapshot,
-            tuple(later),
-            int(row["last"] or 0),
-            int(row["entries"]),
-            genesis(game_id) if snapshot is not None and snapshot.seq == 0 else row["log_chain"],
-        )
-
-    async def actions(self, game_id: int, *, after: int = 0) -> list[ActionRecord]:
-        rows = await self._query(sql.ACTIONS_AFTER, (game_id, after))
-        return [action_from(r) for r in rows]
+        return sql.stored_game(row, orjson.loads(row["seats"]), orjson.loads(row["later"]))
 
     async def append_action(
         self,
@@ -661,9 +408,7 @@ class SqliteStore(Store):
         seats: Sequence[SeatRecord] = (),
         owed: Sequence[NewOwed] = (),
     ) -> list[int]:
-        if snapshot.game_id != action.game_id or snapshot.seq != action.seq:
-            raise ValueError("the snapshot must be the state after the appended action")
-        append = _Append(action, snapshot, interaction, status, waiting, renew, seats, owed)
+        append = Append.of(action, snapshot, interaction, status, waiting, renew, seats, owed)
 
         async def work(db: Db) -> list[int]:
             ok, value = (await _append_all(db, [append], alone=True))[0]
@@ -672,38 +417,10 @@ class SqliteStore(Store):
             ids: list[int] = value
             return ids
 
-        ids: list[int] = await self._write(work, many=_append_jobs, key=action.game_id, data=append)
-        return ids
-
-    async def turn_actions(self, game_id: int, seat: int) -> list[ActionRecord]:
-        rows = await self._query(sql.TURN_ACTIONS, (game_id, seat))
-        return [action_from(r) for r in rows]
-
-    async def put_snapshot(self, snapshot: SnapshotRecord) -> bool:
-        async def work(db: Db) -> bool:
-            head = (await _heads(db, [snapshot.game_id])).get(snapshot.game_id)
-            if head is None or head[1] != snapshot.seq:
-                return False
-            chain = genesis(snapshot.game_id) if snapshot.seq == 0 else head[2]
-            await db.execute(_PUT_SNAPSHOT, _snapshot_params(snapshot, chain))
-            return True
-
-        return await self._write(work)
-
-    async def game_ids(self, *, started: bool = True) -> list[int]:
-        where = " WHERE seed IS NOT NULL" if started else ""
-        return [int(r["id"]) for r in await self._query(f"SELECT id FROM games{where} ORDER BY id")]
-
-    async def game_counts(self, guild_ids: Collection[int] | None = None) -> dict[GameStatus, int]:
-        where, params = "", []
-        if guild_ids is not None:
-            # any number of servers, as one JSON parameter
-            where = " WHERE guild_id IN (SELECT value FROM json_each(?))"
-            params = [json.dumps(sorted(set(guild_ids)))]
-        rows = await self._query(
-            f"SELECT status, COUNT(*) AS n FROM games{where} GROUP BY status", params
+        ids: list[int] = await self._submit(
+            work, many=_append_jobs, key=action.game_id, data=append
         )
-        return {r["status"]: int(r["n"]) for r in rows}
+        return ids
 
     async def backup(self, target: str | Path) -> None:
         """A consistent copy of the whole database in `target` (a new file), made with
@@ -728,358 +445,22 @@ class SqliteStore(Store):
         finally:
             await source.close()
 
-    # --- interactions ------------------------------------------------------------------
-
-    async def interaction(self, interaction_id: int) -> InteractionRecord | None:
-        rows = await self._query(sql.INTERACTION, (interaction_id,))
-        return interaction_from(rows[0]) if rows else None
-
-    async def prune_interactions(self, before: datetime) -> int:
-        """In batches of `PRUNE_BATCH` rows, each a write of its own: the acts queued
-        meanwhile are committed between them, never behind the whole prune (after a
-        day down, a prune in one statement held every act for seconds)."""
-        pruned = 0
-        while True:
-            done = await self._change(_PRUNE_INTERACTIONS, (ts(before), PRUNE_BATCH))
-            pruned += done
-            if done < PRUNE_BATCH:
-                return pruned
-
-    # --- messages, notification preferences, reminders --------------------------------
-
-    async def put_message(self, message: MessageRecord) -> None:
-        await self._change(
-            "INSERT INTO messages (game_id, kind, channel_id, message_id) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (game_id, kind) DO UPDATE SET channel_id = excluded.channel_id,"
-            " message_id = excluded.message_id",
-            (message.game_id, message.kind, message.channel_id, message.message_id),
-        )
-
-    async def messages(self, game_id: int) -> list[MessageRecord]:
-        rows = await self._query(
-            "SELECT game_id, kind, channel_id, message_id FROM messages WHERE game_id = ?"
-            " ORDER BY kind",
-            (game_id,),
-        )
-        return [
-            MessageRecord(r["game_id"], r["kind"], r["channel_id"], r["message_id"]) for r in rows
-        ]
-
-    async def delete_message(self, game_id: int, kind: str) -> bool:
-        return await self._changed_one(
-            "DELETE FROM messages WHERE game_id = ? AND kind = ?", (game_id, kind)
-        )
-
-    async def notification_prefs(self, user_ids: Collection[int]) -> dict[int, NotificationPrefs]:
-        ids = sorted(set(user_ids))
-        if not ids:
-            return {}
-        rows = await self._query(
-            f"SELECT {PREFS_COLUMNS} FROM notification_prefs"
-            " WHERE user_id IN (SELECT value FROM json_each(?))",
-            (json.dumps(ids),),
-        )
-        return {r["user_id"]: prefs_from(r) for r in rows}
-
-    async def put_notification_prefs(self, prefs: NotificationPrefs) -> None:
-        await self._change(
-            sql.PUT_PREFS,
-            (
-                prefs.user_id,
-                int(prefs.dm_opt_in),
-                prefs.quiet_start,
-                prefs.quiet_end,
-                prefs.timezone,
-                prefs.language,
-            ),
-        )
-
-    async def put_language(self, user_id: int, language: str) -> None:
-        await self._change(sql.PUT_LANGUAGE, (user_id, language))
-
-    async def reminders(self, game_id: int) -> list[ReminderRecord]:
-        rows = await self._query(sql.REMINDERS, (game_id,))
-        return [reminder_from(r) for r in rows]
-
-    async def due_reminders(self, now: datetime, *, limit: int) -> list[ReminderRecord]:
-        return await self._awaited(now, limit, f"NOT {MACHINE_SEAT} AND r.muted_for_turn = 0")
-
-    async def owed_moves(self, now: datetime, *, limit: int) -> list[ReminderRecord]:
-        return await self._awaited(now, limit, MACHINE_SEAT)
-
-    async def _awaited(self, now: datetime, limit: int, where: str) -> list[ReminderRecord]:
-        columns = ", ".join(f"r.{c.strip()}" for c in REMINDER_COLUMNS.split(","))
-        rows = await self._query(
-            f"SELECT {columns} FROM reminders r"
-            " JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat"
-            " JOIN games g ON g.id = r.game_id"
-            f" WHERE r.next_at <= ? AND g.status = 'active' AND {where}"
-            " ORDER BY r.next_at, r.game_id, r.seat LIMIT ?",
-            (ts(now), limit),
-        )
-        return [reminder_from(r) for r in rows]
-
-    async def put_reminder(
-        self, reminder: ReminderRecord, *, claim: DutyClaim | None = None
-    ) -> bool:
-        held, holder = _held_by(claim)
-        return await self._changed_one(
-            "UPDATE reminders SET waiting_since = ?, next_at = ?, missed = ?,"
-            f" muted_for_turn = ? WHERE game_id = ? AND seat = ?{held}",
-            (
-                ts(reminder.waiting_since),
-                ts(reminder.next_at),
-                reminder.missed,
-                int(reminder.muted_for_turn),
-                reminder.game_id,
-                reminder.seat,
-                *holder,
-            ),
-        )
-
-    # --- owed messages -----------------------------------------------------------------
-
-    async def owed_messages(
-        self, now: datetime | None, *, game_id: int | None = None, limit: int = 100
-    ) -> list[OwedMessage]:
-        due = math.inf if now is None else ts(now)
-        if game_id is None:
-            rows = await self._query(_OWED_DUE, (due, limit))
-        else:
-            rows = await self._query(_OWED_OF_GAME, (game_id, due, limit))
-        return [owed_from(r) for r in rows]
-
-    async def mark_delivered(
-        self,
-        owed_id: int,
-        *,
-        at: datetime,
-        channel_id: int | None = None,
-        message_id: int | None = None,
-        claim: DutyClaim | None = None,
-    ) -> bool:
-        held, holder = _held_by(claim)
-        return await self._changed_one(
-            "UPDATE outbox SET delivered_at = ?, channel_id = ?, message_id = ?"
-            f" WHERE id = ? AND delivered_at IS NULL{held}",
-            (ts(at), channel_id, message_id, owed_id, *holder),
-        )
-
-    async def last_delivered_message(self, game_id: int, channel_id: int) -> int | None:
-        rows = await self._query(sql.LAST_DELIVERED, (game_id, channel_id))
-        return None if not rows or rows[0]["id"] is None else int(rows[0]["id"])
-
-    async def mark_tried(self, owed_ids: Collection[int], *, at: datetime) -> None:
-        ids = sorted(set(owed_ids))
-        if ids:
-            await self._change(
-                "UPDATE outbox SET tried_at = ? WHERE id IN (SELECT value FROM json_each(?))",
-                (ts(at), json.dumps(ids)),
-            )
-
-    async def mark_failed(self, owed_id: int, *, error: str, retry_at: datetime) -> int:
-        async def work(db: Db) -> int:
-            row = await _one(
-                db,
-                "UPDATE outbox SET attempts = attempts + 1, last_error = ?, due_at = ?"
-                " WHERE id = ? RETURNING attempts",
-                (error[:500], ts(retry_at), owed_id),
-            )
-            return 0 if row is None else int(row["attempts"])
-
-        return await self._write(work)
-
-    # --- votes ---------------------------------------------------------------------------
-
-    async def open_vote(
-        self,
-        game_id: int,
-        seat: int,
-        *,
-        turn_since: datetime,
-        at: datetime,
-        deadline: datetime,
-        owed: Callable[[int], Sequence[NewOwed]] = lambda vote_id: (),
-    ) -> VoteRecord | None:
-        async def work(db: Db) -> VoteRecord | None:
-            try:
-                row = await _one(
-                    db,
-                    "INSERT INTO votes (game_id, seat, turn_since, opened_at, deadline)"
-                    f" VALUES (?, ?, ?, ?, ?) RETURNING {VOTE_COLUMNS}",
-                    (game_id, seat, ts(turn_since), ts(at), ts(deadline)),
-                )
-            except sqlite3.IntegrityError:
-                # already one open in this game, or one about this turn
-                return None
-            assert row is not None
-            vote = vote_from(row)
-            await _insert_owed(db, game_id, None, owed(vote.id), at)
-            return vote
-
-        return await self._write(work)
-
-    async def vote(self, vote_id: int) -> VoteRecord | None:
-        rows = await self._query(sql.VOTE, (vote_id,))
-        return vote_from(rows[0]) if rows else None
-
-    async def open_votes(self, *, game_id: int | None = None) -> list[VoteRecord]:
-        where = "status = 'open'" + ("" if game_id is None else " AND game_id = ?")
-        params = () if game_id is None else (game_id,)
-        rows = await self._query(
-            f"SELECT {VOTE_COLUMNS} FROM votes WHERE {where} ORDER BY deadline, id", params
-        )
-        return [vote_from(r) for r in rows]
-
-    async def cast_ballot(
-        self, ballot: BallotRecord, *, owed: Sequence[NewOwed] = ()
-    ) -> list[BallotRecord] | None:
-        async def work(db: Db) -> list[BallotRecord] | None:
-            row = await _one(
-                db, "SELECT game_id, status FROM votes WHERE id = ?", (ballot.vote_id,)
-            )
-            if row is None or row["status"] != "open":
-                return None
-            await db.execute(
-                for_sqlite(sql.PUT_BALLOT),
-                (ballot.vote_id, ballot.voter_id, ballot.choice, ts(ballot.cast_at)),
-            )
-            await _insert_owed(db, int(row["game_id"]), None, owed, ballot.cast_at)
-            return [ballot_from(r) for r in await _all(db, sql.BALLOTS, (ballot.vote_id,))]
-
-        return await self._write(work)
-
-    async def ballots(self, vote_id: int) -> list[BallotRecord]:
-        return [ballot_from(r) for r in await self._query(sql.BALLOTS, (vote_id,))]
-
-    async def close_vote(
-        self,
-        vote_id: int,
-        status: VoteStatus,
-        *,
-        at: datetime,
-        seat: SeatRecord | None = None,
-        next_at: datetime | None = None,
-        owed: Sequence[NewOwed] = (),
-    ) -> bool:
-        async def work(db: Db) -> bool:
-            row = await _one(
-                db,
-                "UPDATE votes SET status = ?, decided_at = ? WHERE id = ? AND status = 'open'"
-                " RETURNING game_id",
-                (status, ts(at), vote_id),
-            )
-            if row is None:
-                return False
-            game_id = int(row["game_id"])
-            if seat is not None:
-                await _update_seats(db, [seat])
-                if next_at is not None:
-                    await _move_reminder(db, game_id, seat.seat, next_at)
-            await _insert_owed(db, game_id, None, owed, at)
-            return True
-
-        return await self._write(work)
-
-    async def set_vote_message(self, vote_id: int, channel_id: int, message_id: int) -> None:
-        await self._change(sql.SET_VOTE_MESSAGE, (channel_id, message_id, vote_id))
-
-    # --- the daily digest ----------------------------------------------------------------
-
-    async def digest(self, user_id: int) -> DigestRecord | None:
-        rows = await self._query(sql.DIGEST, (user_id,))
-        return digest_from(rows[0]) if rows else None
-
-    async def put_digest(self, digest: DigestRecord) -> None:
-        await self._change(
-            sql.PUT_DIGEST,
-            (digest.user_id, maybe_ts(digest.due_at), maybe_ts(digest.sent_at)),
-        )
-
-    async def due_digests(self, now: datetime, *, limit: int) -> list[DigestRecord]:
-        rows = await self._query(sql.DUE_DIGESTS, (ts(now), limit))
-        return [digest_from(r) for r in rows]
-
-    async def claim_digest(
-        self, user_id: int, *, due_at: datetime, next_at: datetime, sent_at: datetime | None
-    ) -> bool:
-        return await self._changed_one(
-            sql.CLAIM_DIGEST,
-            (ts(next_at), maybe_ts(sent_at), user_id, ts(due_at)),
-        )
-
-    # --- duty claims (several bot processes on one database) ---------------------------
-
-    async def claim_duty(
-        self, duty: str, owner: str, *, now: datetime, until: datetime
-    ) -> DutyClaim | None:
-        check_claim(owner, now, until)
-        won = await self._change(sql.CLAIM_DUTY, (duty, owner, ts(now), ts(until)))
-        return DutyClaim(duty, owner, until) if won == 1 else None
-
-    async def release_duty(self, claim: DutyClaim, *, rest_until: datetime | None = None) -> bool:
-        if rest_until is None:
-            return await self._changed_one(sql.RELEASE_DUTY, (claim.duty, claim.owner))
-        return await self._changed_one(
-            sql.REST_DUTY,
-            (RESTING, ts(rest_until), claim.duty, claim.owner),
-        )
-
-    async def duty_claims(self, now: datetime) -> list[DutyClaim]:
-        rows = await self._query(sql.DUTY_CLAIMS, (ts(now),))
-        return [claim_from(r) for r in rows]
-
-    async def prune_duty_claims(self, before: datetime) -> int:
-        return await self._change(sql.PRUNE_DUTY_CLAIMS, (ts(before),))
-
-    async def _changed_one(self, statement: str, params: Iterable[Any]) -> bool:
-        return await self._change(statement, params) == 1
-
-    async def _change(self, statement: str, params: Iterable[Any]) -> int:
-        """One writing statement in a write transaction; the rows it changed."""
-
-        async def work(db: Db) -> int:
-            cursor = await db.execute(for_sqlite(statement), tuple(params))
-            return cursor.rowcount
-
-        return await self._write(work)
-
 
 # --- the log's appends, many at once ---------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Append:
-    """One `append_action`'s arguments."""
-
-    action: ActionRecord
-    snapshot: SnapshotRecord
-    interaction: InteractionRecord | None
-    status: GameStatus | None
-    waiting: Sequence[ReminderRecord] | None
-    renew: Collection[int]
-    seats: Sequence[SeatRecord]
-    owed: Sequence[NewOwed]
-
-    def awaited(self) -> Sequence[ReminderRecord] | None:
-        """The seats awaited after it (None: unchanged; none once the game ends)."""
-        if self.status is not None and self.status != "active":
-            return ()
-        return self.waiting
 
 
 async def _append_jobs(db: Db, jobs: Sequence[Job]) -> list[Outcome]:
     return await _append_all(db, [job.data for job in jobs], alone=False)
 
 
-async def _append_all(db: Db, appends: Sequence[_Append], *, alone: bool) -> list[Outcome]:
+async def _append_all(db: Db, appends: Sequence[Append], *, alone: bool) -> list[Outcome]:
     """Append the log entries of several games (one each), each statement once for all
     of them. A refusal the log decides (the game is not active, the log moved on) is
     that append's outcome, with nothing of it written; any other error is raised as it
     is when `alone`, else raised for the caller to run the appends one by one."""
     heads = await _heads(db, {a.action.game_id for a in appends})
     outcomes: list[Outcome] = []
-    accepted: list[tuple[int, _Append]] = []
+    accepted: list[tuple[int, Append]] = []
     rows: list[tuple[Any, ...]] = []
     seats: list[SeatRecord] = []
     for append in appends:
@@ -1092,12 +473,7 @@ async def _append_all(db: Db, appends: Sequence[_Append], *, alone: bool) -> lis
         if action.seq != last + 1:
             outcomes.append((False, SeqConflictError(game_id, action.seq, last)))
             continue
-        previous = genesis(game_id) if last == 0 else last_chain
-        chain = (
-            None
-            if previous is None
-            else next_chain(previous, action.seq, action.seat, action.notation)
-        )
+        chain = append.chain(last_chain)
         heads[game_id] = (append.status or status, action.seq, chain)
         accepted.append((len(outcomes), append))
         outcomes.append((True, []))
@@ -1110,12 +486,13 @@ async def _append_all(db: Db, appends: Sequence[_Append], *, alone: bool) -> lis
         for _, a in accepted
         for m in a.owed
     ]
+    tx = _Tx(db)
     # every statement queued at once (see `pipeline`): one wait for the thread
-    statements = _owed_statements(owed)
+    statements = owed_statements(owed)
     calls: list[Awaitable[Any]] = [
         db.executemany(_APPEND, rows),
-        *_update_seats_calls(db, seats),
-        *(_all(db, query, params) for query, params in statements),
+        tx.many(sql.UPDATE_SEAT, [sql.seat_update_params(s) for s in seats]),
+        *(tx.rows(query, *params) for query, params in statements),
     ]
     try:
         results = await pipeline(db, *calls)
@@ -1127,13 +504,16 @@ async def _append_all(db: Db, appends: Sequence[_Append], *, alone: bool) -> lis
         if alone and "interactions.interaction_id" in str(exc) and interaction is not None:
             raise DuplicateInteractionError(interaction.interaction_id) from exc
         raise
-    ids = _owed_ids(results[len(calls) - len(statements) :])
+    ids: dict[int, list[int]] = {}
+    for found in results[2:]:
+        for r in found:
+            ids.setdefault(int(r["game_id"]), []).append(int(r["id"]))
     for at, append in accepted:
-        outcomes[at] = (True, ids.get(append.action.game_id, []))
+        outcomes[at] = (True, sorted(ids.get(append.action.game_id, [])))
     return outcomes
 
 
-def _append_row(append: _Append, chain: str | None) -> tuple[Any, ...]:
+def _append_row(append: Append, chain: str | None) -> tuple[Any, ...]:
     """An append as a row of the view `mk_append` (see `_APPEND_TRIGGER`)."""
     i = append.interaction
     interaction = (
@@ -1141,51 +521,32 @@ def _append_row(append: _Append, chain: str | None) -> tuple[Any, ...]:
         if i is None
         else (i.interaction_id, i.game_id, i.seq, i.result, ts(i.created_at))
     )
-    _, _, state, _, digest = _snapshot_params(append.snapshot, chain)
+    snapshot = append.snapshot
     awaited = append.awaited()
     return (
-        *action_params(append.action, chain),
+        *sql.action_params(append.action, chain),
         *interaction,
-        state,
-        digest,
+        snapshot.state,
+        None if chain is None else state_digest(snapshot.seq, chain, snapshot.state),
         append.status,
-        None if awaited is None else _awaited_json(awaited),
+        None if awaited is None else json.dumps([sql.reminder_params(r)[1:] for r in awaited]),
         json.dumps(sorted(set(append.renew)) if append.waiting is not None else []),
     )
-
-
-def _awaited_json(waiting: Sequence[ReminderRecord]) -> str:
-    return json.dumps(
-        [
-            [r.seat, ts(r.waiting_since), ts(r.next_at), r.missed, int(r.muted_for_turn)]
-            for r in waiting
-        ]
-    )
-
-
-# --- statements and helpers ------------------------------------------------------------
 
 
 async def _heads(db: Db, game_ids: Iterable[int]) -> dict[int, tuple[str, int, str | None]]:
     """Each game's status and its log's last entry (seq, chain value; 0 and None for an
     empty log); a missing game is absent."""
-    rows = await _all(db, _HEADS, (json.dumps(sorted(game_ids)),))
+    rows = await db.execute_fetchall(_HEADS, (json.dumps(sorted(game_ids)),))
     return {r["id"]: (r["status"], int(r["seq"] or 0), r["chain"]) for r in rows}
 
 
-async def _all(db: Db, statement: str, params: Iterable[Any] = ()) -> list[Row]:
-    return list(await db.execute_fetchall(for_sqlite(statement), tuple(params)))
-
-
-async def _one(db: Db, statement: str, params: Iterable[Any] = ()) -> Row | None:
-    rows = await _all(db, statement, params)
-    return rows[0] if rows else None
+# --- helpers ------------------------------------------------------------------------------
 
 
 async def _user_version(db: Db) -> int:
-    row = await _one(db, "PRAGMA user_version")
-    assert row is not None
-    return int(row["user_version"])
+    rows = list(await db.execute_fetchall("PRAGMA user_version"))
+    return int(rows[0]["user_version"])
 
 
 async def _copy_to(source: Db, destination: Path) -> None:
@@ -1202,143 +563,14 @@ async def _copy_to(source: Db, destination: Path) -> None:
     await copy.close()
 
 
-async def _status(db: Db, game_id: int) -> str | None:
-    row = await _one(db, "SELECT status FROM games WHERE id = ?", (game_id,))
-    return None if row is None else str(row["status"])
-
-
-async def _touch(db: Db, game_id: int, at: datetime) -> None:
-    await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (ts(at), game_id))
-
-
-async def _seats(db: Db, game_id: int) -> list[SeatRecord]:
-    return [seat_from(r) for r in await _all(db, sql.SEATS, (game_id,))]
-
-
-async def _update_seats(db: Db, seats: Sequence[SeatRecord]) -> None:
-    await pipeline(db, *_update_seats_calls(db, seats))
-
-
-def _update_seats_calls(db: Db, seats: Sequence[SeatRecord]) -> list[Awaitable[Any]]:
-    if not seats:
-        return []
-    rows = [
-        (
-            s.user_id,
-            s.colour,
-            s.team,
-            s.substitute_id,
-            int(s.autopilot),
-            int(s.ai),
-            int(s.skip_turn),
-            s.name,
-            s.game_id,
-            s.seat,
-        )
-        for s in seats
-    ]
-    return [db.executemany(_UPDATE_SEATS, rows)]
-
-
-async def _move_reminder(db: Db, game_id: int, seat: int, next_at: datetime) -> None:
-    await db.execute(
-        "UPDATE reminders SET next_at = ? WHERE game_id = ? AND seat = ?",
-        (ts(next_at), game_id, seat),
-    )
-
-
-async def _replace_waiting(
-    db: Db, games: Sequence[tuple[int, Sequence[ReminderRecord], Collection[int]]]
-) -> None:
-    await pipeline(db, *_replace_waiting_calls(db, games))
-
-
-def _replace_waiting_calls(
-    db: Db, games: Sequence[tuple[int, Sequence[ReminderRecord], Collection[int]]]
-) -> list[Awaitable[Any]]:
-    """Make each game's `waiting` the seats it awaits: seats awaited before and now keep
-    their row (their waiting time, missed reminders and mute stay), except those of its
-    `renew` (awaited anew), whose row is written afresh."""
-    if not games:
-        return []
-    rows = [
-        (game_id, _awaited_json(waiting), json.dumps(sorted(set(renew))))
-        for game_id, waiting, renew in games
-    ]
-    return [
-        db.executemany(_FORGET_WAITING.format(game="?1", awaited="?2", renew="?3"), rows),
-        db.executemany(_AWAIT.format(game="?1", awaited="?2"), [r[:2] for r in rows]),
-    ]
-
-
-async def _insert_owed(
-    db: Db, game_id: int, seq: int | None, owed: Sequence[NewOwed], at: datetime
-) -> list[int]:
-    """Store a game's owed messages (`seq` None: at the log's last entry); their ids,
-    in the order given."""
-    if not owed:
-        return []
-    if seq is None:
-        row = await _one(db, "SELECT MAX(seq) AS seq FROM actions WHERE game_id = ?", (game_id,))
-        seq = 0 if row is None or row["seq"] is None else int(row["seq"])
-    statements = _owed_statements([(game_id, seq, m, at) for m in owed])
-    found = await pipeline(db, *(_all(db, query, params) for query, params in statements))
-    return _owed_ids(found).get(game_id, [])
-
-
-def _owed_statements(
-    owed: Sequence[tuple[int, int, NewOwed, datetime]],
-) -> list[tuple[str, list[Any]]]:
-    """The statements that store owed messages (game, seq, message, when), as few as
-    the parameter limit allows; each returns the ids and games of its rows."""
-    statements = []
-    for start in range(0, len(owed), OWED_PER_STATEMENT):
-        part = owed[start : start + OWED_PER_STATEMENT]
-        params = [
-            value
-            for game_id, seq, m, at in part
-            for value in (game_id, seq, m.kind, m.payload, ts(at), ts(m.due_at or at))
-        ]
-        marks = ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(part))
-        statements.append((f"{_OWED_INTO}{marks} RETURNING id, game_id", params))
-    return statements
-
-
-def _owed_ids(results: Sequence[list[Row]]) -> dict[int, list[int]]:
-    """Each game's owed messages' ids, in the order given (ids count up as rows go in)."""
-    ids: dict[int, list[int]] = {}
-    for rows in results:
-        for r in rows:
-            ids.setdefault(int(r["game_id"]), []).append(int(r["id"]))
-    return {game_id: sorted(found) for game_id, found in ids.items()}
-
-
-def _snapshot_params(snapshot: SnapshotRecord, chain: str | None) -> tuple[Any, ...]:
-    """A snapshot's row with its chain value and digest (a snapshot with no chain
-    value, over a damaged log, gets no digest either: the next load checks it)."""
-    digest = None if chain is None else state_digest(snapshot.seq, chain, snapshot.state)
-    return (snapshot.game_id, snapshot.seq, snapshot.state, chain, digest)
-
-
-def _held_by(claim: DutyClaim | None) -> tuple[str, tuple[str, ...]]:
-    """The condition (and its parameters) that a done-mark adds: the claim's owner
-    still holds its duty. Nothing without a claim."""
-    if claim is None:
-        return "", ()
-    return (
-        " AND EXISTS (SELECT 1 FROM duty_claims WHERE duty = ? AND claimed_by = ?)",
-        (claim.duty, claim.owner),
-    )
-
-
 def _decode(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
 @contextmanager
 def store_faults(where: str) -> Iterator[None]:
-    """A write that failed for want of room or permission (see `_fault`) becomes the
-    store's error for it; any other error passes as it is."""
+    """A read or write that failed for want of room or permission, or on a damaged page
+    (see `_fault`), becomes the store's error for it; any other error passes as it is."""
     try:
         yield
     except sqlite3.Error as exc:
@@ -1349,10 +581,12 @@ def store_faults(where: str) -> Iterator[None]:
 
 
 def _fault(where: str, exc: sqlite3.Error) -> StoreError | None:
-    """The store error for a write that failed for want of room or permission (None:
-    another error, raised as it is)."""
+    """The store error for a write that failed for want of room or permission, or for
+    a page of the file that is damaged (None: another error, raised as it is)."""
     code = getattr(exc, "sqlite_errorcode", None)
     primary = code & 0xFF if isinstance(code, int) else None
+    if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+        return StoreDamagedError(where, str(exc))
     if primary == sqlite3.SQLITE_FULL:
         return StoreFullError(where, "the disk is full or the database reached its size limit")
     if primary == sqlite3.SQLITE_TOOBIG:

@@ -84,7 +84,6 @@ async def fill(path: Path) -> dict[str, int]:
         lobby = await service.create_game(USERS[4], {"players": 3})
         await service.notifications.set_prefs(NotificationPrefs(USERS[0], True, 60, 420))
         await service.your_games.set_digest(USERS[1], True)
-        await service.notifications.remember_message(middle.id, "board", 555, 777)
         assert await store.owed_messages(None, game_id=middle.id)
     return {
         "finished2": finished2.id,
@@ -137,7 +136,7 @@ async def test_every_game_moves_replays_and_plays_on(tmp_path: Path, backend: Ba
             assert moved.state == (await before_service.load(game_id)).state
             if game_id != ids["lobby"]:
                 assert await check_game(after_service, game_id) == moved.seq > 0
-        for table in ("reminders", "messages", "interactions"):
+        for table in ("reminders", "outbox", "interactions"):
             assert await _rows(new, table) == _sqlite_rows(source, table)
         owed_before = await old.owed_messages(None, game_id=ids["middle"])
         assert await new.owed_messages(None, game_id=ids["middle"]) == owed_before

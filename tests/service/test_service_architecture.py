@@ -17,7 +17,7 @@ MOST_LINES = 700
 PARTS = ("seating", "history", "your_games", "appending", "locks")
 # modules of bot/ over the limit today, left to later steps of issue 30: the message
 # texts, and the two stores (which another change is rewriting); none is the service's
-OVER_THE_LIMIT_TODAY = {"bot/texts.py", "bot/store/sqlite.py", "bot/store/postgres.py"}
+OVER_THE_LIMIT_TODAY = {"bot/texts.py"}
 
 
 @pytest.mark.sqlite_only

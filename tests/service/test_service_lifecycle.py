@@ -224,9 +224,6 @@ async def test_games_are_found_by_thread_and_player(tmp_path: Path) -> None:
         assert found is not None and found.id == info.id
         assert [g.id for g in await games_of_user(service, B)] == [info.id]
         assert await games_of_user(service, B, finished=True) == []
-        await service.notifications.remember_message(info.id, "board", 2, 99)
-        assert (await service.notifications.messages(info.id))["board"].message_id == 99
-        assert await service.notifications.forget_message(info.id, "board")
 
 
 async def test_a_game_opened_without_a_thread_is_taken_back_whole(tmp_path: Path) -> None:

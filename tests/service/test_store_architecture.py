@@ -80,3 +80,36 @@ def test_the_checks_see_a_thread_started_beside_sqlite() -> None:
     )
     assert _thread_starts(tree) == ["to_thread() on line 3"]
     assert _imported(ast.parse("from bot.store.sqlite import _x")) == [("bot.store.sqlite", ["_x"])]
+
+
+def test_each_method_of_the_store_is_written_once() -> None:
+    """The drivers supply connections, their dialect and their own load, append and
+    backup; every other method is the shared `Store`'s, which no driver overrides."""
+    from bot.store.base import Store
+    from bot.store.driver import Driver
+    from bot.store.postgres import PostgresStore
+    from bot.store.sqlite import SqliteStore
+
+    hooks = set(Driver.__abstractmethods__)
+    assert {"load_game", "append_action", "backup", "_rows", "_write"} <= hooks
+    for driver in (SqliteStore, PostgresStore):
+        own = {name for name, value in vars(driver).items() if callable(value)}
+        assert not own & set(vars(Store)), driver
+        public = {name for name in own if not name.startswith("_")}
+        assert public <= hooks | {"transaction"}, (driver, public - hooks)
+
+
+def test_no_row_is_read_by_position() -> None:
+    """Rows are read by column name (`row["seq"]`), never as `row[0]`."""
+    found = []
+    for path in sorted((BOT / "store").glob("*.py")):
+        for node in ast.walk(_tree(path)):
+            if (
+                isinstance(node, ast.Subscript)
+                and isinstance(node.slice, ast.Constant)
+                and isinstance(node.slice.value, int)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in {"r", "row", "head", "found", "done"}
+            ):
+                found.append(f"{path.name}:{node.lineno}")
+    assert not found, found

@@ -19,7 +19,6 @@ from bot.store import (
     DuplicateInteractionError,
     DutyClaim,
     InteractionRecord,
-    MessageRecord,
     NewGame,
     NewOwed,
     NotificationPrefs,
@@ -284,16 +283,6 @@ async def test_a_game_keeps_its_language_and_its_creator_can_change_it(store: St
 # --- bookkeeping ---------------------------------------------------------------------
 
 
-async def test_messages_are_remembered_per_kind(store: Store) -> None:
-    game_id = await active_game(store)
-    await store.put_message(MessageRecord(game_id, "board", 10, 100))
-    await store.put_message(MessageRecord(game_id, "board", 10, 101))
-    await store.put_message(MessageRecord(game_id, "status", 10, 102))
-    assert [m.message_id for m in await store.messages(game_id)] == [101, 102]
-    assert await store.delete_message(game_id, "board")
-    assert not await store.delete_message(game_id, "board")
-
-
 async def test_notification_prefs_round_trip(store: Store) -> None:
     prefs = NotificationPrefs(
         5, dm_opt_in=True, quiet_start=1380, quiet_end=420, timezone="Asia/Tokyo"
@@ -338,6 +327,44 @@ async def test_old_interactions_are_pruned(store: Store) -> None:
     assert await store.prune_interactions(START) == 0
     assert await store.prune_interactions(T1) == 1
     assert await store.interaction(1) is None
+
+
+async def test_delivered_messages_are_pruned_after_their_retention(store: Store) -> None:
+    game_id = await active_game(store)
+    owed = [NewOwed("turn", '{"n": 1}'), NewOwed("turn", '{"n": 2}')]
+    first, second = await store.append_action(
+        ActionRecord(game_id, 1, 0, "a", START), SnapshotRecord(game_id, 1, "s1"), owed=owed
+    )
+    assert await store.mark_delivered(first, at=START, channel_id=7, message_id=70)
+    assert await store.last_delivered_message(game_id, 7) == 70
+    assert await store.prune_delivered(START) == 0  # delivered at START: not before it
+    assert await store.prune_delivered(T1) == 1
+    # what is owed stays, whatever its age
+    assert [m.id for m in await store.owed_messages(None, game_id=game_id)] == [second]
+    assert await store.last_delivered_message(game_id, 7) is None
+
+
+async def test_the_votes_due_are_those_past_their_deadline_or_their_turn(store: Store) -> None:
+    waiting = [ReminderRecord(0, 0, START, T1)]
+    games = [await active_game(store) for _ in range(4)]
+    votes = []
+    for game_id in games:
+        vote = await store.open_vote(game_id, 0, turn_since=START, at=START, deadline=T2)
+        assert vote is not None
+        votes.append(vote.id)
+    # the first game's turn went on: the seat is awaited anew, since a later time
+    await store.append_action(
+        ActionRecord(games[0], 1, 0, "a", T1),
+        SnapshotRecord(games[0], 1, "s1"),
+        waiting=[replace(waiting[0], game_id=games[0], waiting_since=T1)],
+        renew=[0],
+    )
+    # the second game ended; the third still awaits the seat since START
+    await store.set_status(games[1], "over", only_from=["active"], at=T1)
+    assert [v.id for v in await store.votes_due(T1)] == votes[:2]
+    # at the deadline every open vote is due; a closed one never is
+    assert await store.close_vote(votes[3], "void", at=T1)
+    assert [v.id for v in await store.votes_due(T2)] == votes[:3]
 
 
 # --- duty claims: several processes on one database ------------------------------------

@@ -3,6 +3,7 @@ own constraints (the key that turns a racing append into a clean refusal)."""
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -22,6 +23,8 @@ from bot.store import (
     SqliteStore,
     StoreError,
 )
+from bot.store import base as store_base
+from bot.store import sql as store_sql
 from bot.store import sqlite as sqlite_module
 
 # the SQLite file itself: its PRAGMAs, keys and faults of the disk under it
@@ -180,44 +183,60 @@ async def test_the_owed_messages_are_found_through_the_index_of_owed_messages(
     history of delivered messages."""
     async with SqliteStore(tmp_path / "g.db") as store:
         if game is None:
-            sql, params = sqlite_module._OWED_DUE, (START.timestamp(), 100)
+            sql, params = store_sql.OWED_DUE, (START.timestamp(), 100)
             index = "outbox_owed"
         else:
-            sql, params = sqlite_module._OWED_OF_GAME, (game, START.timestamp(), 100)
+            sql, params = store_sql.OWED_OF_GAME, (game, START.timestamp(), 100)
             index = "outbox_by_game"
-        plan = [r["detail"] for r in await store._query(f"EXPLAIN QUERY PLAN {sql}", params)]
+        statement = f"EXPLAIN QUERY PLAN {store.dialect.fill(sql)}"
+        plan = [r["detail"] for r in await store._rows(statement, *params)]
     assert any(index in step for step in plan), plan
     assert not any(step.startswith("SCAN outbox") for step in plan), plan
     assert not any("TEMP B-TREE" in step for step in plan), plan
 
 
+PRUNES = {
+    # the rows of each prune, as they are inserted (game id, time), and its index
+    "interactions": (
+        "INSERT INTO interactions (interaction_id, game_id, seq, result, created_at)"
+        " SELECT value, $1, 0, 'ok', $2 FROM json_each($3)",
+        "prune_interactions",
+        "interactions_by_time",
+    ),
+    "outbox": (
+        "INSERT INTO outbox (id, game_id, seq, kind, payload, created_at, due_at,"
+        " delivered_at) SELECT value, $1, 0, 'turn', '{}', $2, $2, $2 FROM json_each($3)",
+        "prune_delivered",
+        "outbox_delivered_at",
+    ),
+}
+
+
+@pytest.mark.parametrize("table", sorted(PRUNES))
 async def test_a_prune_deletes_in_small_writes_that_acts_pass_between(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, table: str
 ) -> None:
-    """Old interactions go in batches, each a write of its own (an act queued meanwhile
-    is committed between two of them), through the index on their time; the count is
-    the whole prune's."""
-    monkeypatch.setattr(sqlite_module, "PRUNE_BATCH", 10)
+    """Old interactions and delivered messages go in batches, each a write of its own
+    (an act queued meanwhile is committed between two of them), through the index on
+    their time; the count is the whole prune's."""
+    insert, prune, index = PRUNES[table]
+    monkeypatch.setattr(store_base, "PRUNE_BATCH", 10)
     async with SqliteStore(tmp_path / "g.db") as store:
         game_id = await started(store)
-        old = [(n, game_id, 0, "ok", START.timestamp() - 60) for n in range(1, 26)]
-        await store._write(
-            lambda db: db.executemany(
-                "INSERT INTO interactions (interaction_id, game_id, seq, result, created_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                old,
-            )
-        )
+        old = json.dumps(list(range(1, 26)))
+        await store._change(insert, game_id, START.timestamp() - 60, old)
+        await store._change(insert, game_id, START.timestamp() + 60, json.dumps([99]))
         writes: list[str] = []
         change = store._change
 
-        async def counting(statement: str, params: object) -> int:
+        async def counting(statement: str, *params: object) -> int:
             writes.append(statement)
-            return await change(statement, params)  # type: ignore[arg-type]
+            return await change(statement, *params)
 
         monkeypatch.setattr(store, "_change", counting)
-        assert await store.prune_interactions(START) == 25
-        assert writes == [sqlite_module._PRUNE_INTERACTIONS] * 3
-        assert await store.interaction(1) is None
-        plan = await store._query(f"EXPLAIN QUERY PLAN {writes[0]}", (0.0, 10))
-        assert any("interactions_by_time" in r["detail"] for r in plan)
+        assert await getattr(store, prune)(START) == 25
+        assert len(writes) == 3 and len(set(writes)) == 1
+        left = await store._rows(f"SELECT COUNT(*) AS n FROM {table}")
+        assert left[0]["n"] == 1  # the newer row stays
+        plan = await store._rows(f"EXPLAIN QUERY PLAN {writes[0]}", 0.0, 10)
+        assert any(index in r["detail"] for r in plan), [r["detail"] for r in plan]

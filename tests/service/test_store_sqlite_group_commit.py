@@ -118,16 +118,16 @@ async def test_when_the_shared_transaction_fails_each_write_runs_alone(
     async with SqliteStore(tmp_path / "g.db") as store:
         sizes = record_batches(monkeypatch)
         held = Held(store)
-        first = asyncio.ensure_future(store._write(digest(1)))
-        broken = asyncio.ensure_future(store._write(breaks_the_transaction))
-        last = asyncio.ensure_future(store._write(digest(3)))
+        first = asyncio.ensure_future(store._submit(digest(1)))
+        broken = asyncio.ensure_future(store._submit(breaks_the_transaction))
+        last = asyncio.ensure_future(store._submit(digest(3)))
         await asyncio.sleep(0.05)
         await held.release()
         assert await first == 1 and await last == 3
         with pytest.raises(RuntimeError, match="the transaction is gone"):
             await broken
         assert sizes == [3]
-        users = await store._query("SELECT user_id FROM digests")
+        users = await store._rows("SELECT user_id FROM digests")
         assert sorted(u["user_id"] for u in users) == [1, 3]
 
 
@@ -170,6 +170,6 @@ async def test_the_writer_refuses_a_change_outside_a_transaction(tmp_path: Path)
         refused = [o for o in outcomes if isinstance(o, Exception)]
         assert len(refused) == 2
         assert all("outside a transaction" in str(o) for o in refused)
-        assert await store._query("SELECT user_id FROM digests") == []
+        assert await store._rows("SELECT user_id FROM digests") == []
         # PRAGMAs and reads still run outside one
         await store._on_writer(lambda db: db.execute("PRAGMA user_version"))
