@@ -216,14 +216,15 @@ class Scheduler(commands.Cog):
         return True
 
     async def prune(self) -> int:
-        """Forget stored interaction answers older than a day, and claims that crashed
-        processes left long ago: once an hour whichever process claims it first (the
-        claim then rests an hour). Returns how many answers were forgotten."""
+        """Forget stored interaction answers older than a day, delivered messages' rows
+        older than two weeks and claims that crashed processes left long ago: once an
+        hour whichever process claims it first (the claim then rests an hour). Returns
+        how many rows were forgotten."""
         duties = self.bot.service.duties
         claim = await duties.claim("prune")
         if claim is None:
             return 0
-        pruned = await self.bot.service.prune_interactions()
+        pruned = await self.bot.service.prune()
         await duties.forget_old()
         await duties.release(claim, rest=PRUNE_EVERY)
         return pruned

@@ -90,6 +90,11 @@ DEFAULT_REMINDER_INTERVAL = timedelta(hours=24)
 SEED_LIMIT = 2**31
 # a failed AI move is tried again after this (doubling is not needed: a bug, not a load)
 AUTOPILOT_RETRY = timedelta(minutes=10)
+# how long a handled interaction's answer is kept (Discord retries within minutes)
+INTERACTIONS_KEPT = timedelta(days=1)
+# how long a delivered message's row is kept (a resend comes within minutes; after two
+# weeks the outbox holds only what is owed and the last fortnight, not every post ever)
+DELIVERED_KEPT = timedelta(days=14)
 
 # picks the acting seat (and the user acting, None for the autopilot) from a loaded game
 Chooser = Callable[[Loaded[S]], tuple[SeatRecord, int | None]]
@@ -543,10 +548,14 @@ class GameService(Generic[S, A]):
         check_arguments(ABSENT, interaction_id)
         return await self.store.interaction(interaction_id) is not None
 
-    async def prune_interactions(self, older_than: timedelta = timedelta(days=1)) -> int:
-        """Forget answers to interactions older than this (Discord retries within
-        minutes); returns how many were forgotten."""
-        return await self.store.prune_interactions(self._clock() - older_than)
+    async def prune(self) -> int:
+        """Forget answers to interactions older than a day (Discord retries within
+        minutes) and the rows of messages delivered more than `DELIVERED_KEPT` ago (their
+        post is on Discord; a row only tells a resend where to look, and a resend comes
+        within minutes); returns how many rows were forgotten."""
+        now = self._clock()
+        pruned = await self.store.prune_interactions(now - INTERACTIONS_KEPT)
+        return pruned + await self.store.prune_delivered(now - DELIVERED_KEPT)
 
     # --- private helpers -------------------------------------------------------------
 

@@ -137,9 +137,8 @@ class Votes:
         decided exactly once whoever gets there."""
         now = self._clock()
         closed = 0
-        for vote in await self.store.open_votes():
-            if vote.deadline > now and await self._still_awaited(vote):
-                continue
+        # one read finds them, whatever the number of open votes (bot/store/sql.py)
+        for vote in await self.store.votes_due(now):
             async with self.duties.holding(duty("vote", vote.id)) as claim:
                 if claim is not None:
                     closed += await self._close_due(vote.id, now)
