@@ -27,9 +27,9 @@ from bot.features.turn import TurnCommands
 from bot.i18n.catalogue import N_
 from bot.refusals import refusal_text
 from bot.scheduler import Scheduler
-from bot.service import GameService, ServiceError, StorageFullError
+from bot.service import CorruptGameError, GameService, ServiceError, StorageFullError
 from bot.settings import Settings
-from bot.store import WriteFaultError
+from bot.store import StoreDamagedError, WriteFaultError
 from rules.actions import Action
 from rules.errors import RulesError
 from rules.state import State
@@ -164,6 +164,17 @@ async def handle_error(interaction: discord.Interaction[MountainBot], error: Exc
         log.warning("game %s: a change could not be saved: %s", game_id or "-", original)
         full = StorageFullError(game_id, original.reason)
         await bot.tell(interaction, refusal_text(full, messages))
+        return
+    if isinstance(original, StoreDamagedError):
+        # a damaged page of the file: this game (or this part of the table) cannot be
+        # read; every other game plays on. One line for the host, one sentence here
+        log.error("game %s: its saved record cannot be read: %s", game_id or "-", original)
+        if game_id is None:
+            await bot.tell(interaction, messages.gettext(GENERIC_ERROR))
+        else:
+            # the sentence alone: what SQLite said is for the host's log
+            damaged = CorruptGameError(game_id, original.detail)
+            await bot.tell(interaction, messages.gettext(damaged.template, **damaged.params))
         return
     log.error(
         "game %s: unexpected error in %s",
