@@ -134,7 +134,6 @@ class Driver(ABC):
         """The game, its seats, its latest snapshot and the log after it, read in one
         consistent snapshot of the database."""
 
-    @abstractmethod
     async def append_action(
         self,
         action: ActionRecord,
@@ -156,6 +155,12 @@ class Driver(ABC):
         Raises `SeqConflictError` unless `action.seq` is exactly one past the log,
         `StatusConflictError` unless the game is active and `DuplicateInteractionError`
         if the interaction was already handled. Nothing is written then."""
+        append = Append.of(action, snapshot, interaction, status, waiting, renew, seats, owed)
+        return await self._append(append)
+
+    @abstractmethod
+    async def _append(self, append: Append) -> list[int]:
+        """`append_action`, as the driver stores it."""
 
     @abstractmethod
     async def backup(self, target: str | Path) -> None:

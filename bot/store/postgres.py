@@ -29,7 +29,7 @@ whatever the server's default.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -56,13 +56,9 @@ from bot.store.errors import (
 from bot.store.integrity import state_digest
 from bot.store.migrations import LATEST_VERSION, MIGRATIONS, Migration
 from bot.store.records import (
-    ActionRecord,
-    GameStatus,
     InteractionRecord,
-    NewOwed,
     ReminderRecord,
     SeatRecord,
-    SnapshotRecord,
     StoredGame,
 )
 from bot.store.sql import ACTION_COLUMNS, GAME_COLUMNS, REMINDER_COLUMNS, Dialect, ts
@@ -433,19 +429,7 @@ class PostgresStore(Store):
             self._remember_head(game_id, last, stored.log_chain)
         return stored
 
-    async def append_action(
-        self,
-        action: ActionRecord,
-        snapshot: SnapshotRecord,
-        *,
-        interaction: InteractionRecord | None = None,
-        status: GameStatus | None = None,
-        waiting: Sequence[ReminderRecord] | None = None,
-        renew: Collection[int] = (),
-        seats: Sequence[SeatRecord] = (),
-        owed: Sequence[NewOwed] = (),
-    ) -> list[int]:
-        append = Append.of(action, snapshot, interaction, status, waiting, renew, seats, owed)
+    async def _append(self, append: Append) -> list[int]:
         ids = await self._append_at_once(append)
         return ids if ids is not None else await self._append_locked(append)
 

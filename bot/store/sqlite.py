@@ -27,7 +27,7 @@ import inspect
 import json
 import os
 import sqlite3
-from collections.abc import Awaitable, Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -53,13 +53,7 @@ from bot.store.group_commit import Job, Outcome, Writer, WriterConnection, pipel
 from bot.store.integrity import genesis, next_chain, state_digest
 from bot.store.migrations import LATEST_VERSION, MIGRATIONS
 from bot.store.records import (
-    ActionRecord,
-    GameStatus,
-    InteractionRecord,
-    NewOwed,
-    ReminderRecord,
     SeatRecord,
-    SnapshotRecord,
     StoredGame,
 )
 from bot.store.sql import (
@@ -396,19 +390,7 @@ class SqliteStore(Store):
         row = rows[0]
         return sql.stored_game(row, orjson.loads(row["seats"]), orjson.loads(row["later"]))
 
-    async def append_action(
-        self,
-        action: ActionRecord,
-        snapshot: SnapshotRecord,
-        *,
-        interaction: InteractionRecord | None = None,
-        status: GameStatus | None = None,
-        waiting: Sequence[ReminderRecord] | None = None,
-        renew: Collection[int] = (),
-        seats: Sequence[SeatRecord] = (),
-        owed: Sequence[NewOwed] = (),
-    ) -> list[int]:
-        append = Append.of(action, snapshot, interaction, status, waiting, renew, seats, owed)
+    async def _append(self, append: Append) -> list[int]:
 
         async def work(db: Db) -> list[int]:
             ok, value = (await _append_all(db, [append], alone=True))[0]
@@ -418,7 +400,7 @@ class SqliteStore(Store):
             return ids
 
         ids: list[int] = await self._submit(
-            work, many=_append_jobs, key=action.game_id, data=append
+            work, many=_append_jobs, key=append.action.game_id, data=append
         )
         return ids
 

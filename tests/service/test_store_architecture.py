@@ -91,7 +91,7 @@ def test_each_method_of_the_store_is_written_once() -> None:
     from bot.store.sqlite import SqliteStore
 
     hooks = set(Driver.__abstractmethods__)
-    assert {"load_game", "append_action", "backup", "_rows", "_write"} <= hooks
+    assert {"load_game", "_append", "backup", "_rows", "_write"} <= hooks
     for driver in (SqliteStore, PostgresStore):
         own = {name for name, value in vars(driver).items() if callable(value)}
         assert not own & set(vars(Store)), driver
