@@ -40,7 +40,7 @@ import asyncpg
 
 from bot.store import sql
 from bot.store.base import Store
-from bot.store.driver import Append, Tx, replace_waiting, update_seats
+from bot.store.driver import Append, Tx
 from bot.store.errors import (
     ConflictError,
     DuplicateInteractionError,
@@ -138,29 +138,13 @@ _LOCK_GAME_AND_LOG = (
 # NULL), the snapshot after it ($16 state, $17 digest; its chain value is the entry's),
 # the game's new status ($18, NULL: unchanged) and the messages the action makes owed
 # (kinds $19, payloads $20, due times $21), in one statement that returns their ids
-_APPEND = (
-    "WITH a AS ("
-    f"INSERT INTO actions ({ACTION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
-    "), i AS ("
-    "INSERT INTO interactions (interaction_id, game_id, seq, result, created_at)"
-    " SELECT $11::bigint, $12::bigint, $13::bigint, $14::text, $15::float8"
-    " WHERE $11::bigint IS NOT NULL"
-    "), s AS ("
-    "INSERT INTO snapshots (game_id, seq, state, chain, digest) VALUES ($1, $2, $16, $10, $17)"
-    " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, state = excluded.state,"
-    " chain = excluded.chain, digest = excluded.digest WHERE excluded.seq >= snapshots.seq"
-    "), o AS ("
-    "INSERT INTO outbox (game_id, seq, kind, payload, created_at, due_at)"
-    " SELECT $1, $2, m.kind, m.payload, $5, m.due_at"
-    " FROM unnest($19::text[], $20::text[], $21::float8[]) WITH ORDINALITY"
-    " AS m (kind, payload, due_at, n) ORDER BY m.n RETURNING id"
-    ") UPDATE games SET status = COALESCE($18::text, status), updated_at = $5 WHERE id = $1"
-    " RETURNING (SELECT array_agg(id ORDER BY id) FROM o)"
-)
-
-# `_APPEND`'s work as one statement of its own, guarded: nothing is written unless the
-# game is active and its log ends at $2 - 1 with the chain value $22 (NULL for the
-# first entry); with the seats awaited (if $23: $24-$28, one array per column, rows of
+# one log entry ($1-$10), the interaction that caused it ($11-$15, none if $11 is
+# NULL), the snapshot after it ($16 state, $17 digest; its chain value is the entry's),
+# the game's new status ($18, NULL: unchanged) and the messages the action makes owed
+# (kinds $19, payloads $20, due times $21), in one statement, guarded: nothing is
+# written unless the game is active and its log ends at $2 - 1 with the chain value
+# $22 (NULL: not checked, for the first entry or under the game's lock); with the
+# seats awaited (if $23: $24-$28, one array per column, rows of
 # seats in $29 awaited anew) and the seats changed ($30-$39, `_seat_arrays`). Returns
 # whether it wrote, and the owed messages' ids.
 _APPEND_AT_ONCE = (
@@ -168,7 +152,7 @@ _APPEND_AT_ONCE = (
     "UPDATE games SET status = COALESCE($18::text, status), updated_at = $5"
     " WHERE id = $1 AND status = 'active'"
     " AND COALESCE((SELECT MAX(seq) FROM actions WHERE game_id = $1), 0) = $2 - 1"
-    " AND ($2 = 1 OR (SELECT chain FROM actions WHERE game_id = $1 AND seq = $2 - 1)"
+    " AND ($22::text IS NULL OR (SELECT chain FROM actions WHERE game_id = $1 AND seq = $2 - 1)"
     " = $22::text) RETURNING id"
     "), a AS ("
     f"INSERT INTO actions ({ACTION_COLUMNS})"
@@ -242,7 +226,7 @@ def redact(url: str) -> str:
 
 
 def _columns(append: Append, chain: str | None) -> tuple[Any, ...]:
-    """Parameters $1-$21 of `_APPEND` and `_APPEND_AT_ONCE`, the entry having the chain
+    """Parameters $1-$21 of `_APPEND_AT_ONCE`, the entry having the chain
     value `chain` (None over a damaged log: then the snapshot gets no digest either,
     and the next load checks it)."""
     snapshot, at = append.snapshot, append.action.created_at
@@ -265,6 +249,23 @@ def _conflict(append: Append, exc: asyncpg.UniqueViolationError, last: int) -> C
     if append.interaction is not None and exc.constraint_name == "interactions_pkey":
         return DuplicateInteractionError(append.interaction.interaction_id)
     return SeqConflictError(append.action.game_id, append.action.seq, last)
+
+
+async def _append_guarded(
+    conn: Conn, append: Append, chain: str | None, previous: str | None
+) -> Row:
+    """Run `_APPEND_AT_ONCE`: the entry with the chain value `chain`, written only if
+    the log still ends with the chain value `previous` (None: not checked)."""
+    awaited = append.awaited()
+    return await conn.fetchrow(
+        _APPEND_AT_ONCE,
+        *_columns(append, chain),
+        None if append.action.seq == 1 else previous,
+        awaited is not None,
+        *_awaited_rows(awaited or ()),
+        sorted(set(append.renew)),
+        *_seat_arrays(append.seats),
+    )
 
 
 class _Tx:
@@ -445,19 +446,10 @@ class PostgresStore(Store):
         if known is None or known[0] != action.seq - 1 or known[1] is None:
             return None
         chain = append.chain(known[1])
-        awaited = append.awaited()
         try:
             with _faults(self.where):
                 async with self._conn() as conn:
-                    done = await conn.fetchrow(
-                        _APPEND_AT_ONCE,
-                        *_columns(append, chain),
-                        None if action.seq == 1 else known[1],
-                        awaited is not None,
-                        *_awaited_rows(awaited or ()),
-                        sorted(set(append.renew)),
-                        *_seat_arrays(append.seats),
-                    )
+                    done = await _append_guarded(conn, append, chain, known[1])
         except asyncpg.UniqueViolationError as exc:
             self._heads.pop(game_id, None)
             raise _conflict(append, exc, action.seq - 1) from exc
@@ -483,16 +475,13 @@ class PostgresStore(Store):
                 raise SeqConflictError(game_id, action.seq, last)
             chain = append.chain(head["chain"])
             try:
-                ids = await conn.fetchval(_APPEND, *_columns(append, chain))
+                done = await _append_guarded(conn, append, chain, None)
             except asyncpg.UniqueViolationError as exc:
                 raise _conflict(append, exc, last) from exc
-            awaited = append.awaited()
-            tx = _Tx(conn)
-            if awaited is not None:
-                await replace_waiting(tx, game_id, awaited, append.renew)
-            await update_seats(tx, append.seats)
+            if not done["wrote"]:  # not while the lock is held: the log's word is final
+                raise SeqConflictError(game_id, action.seq, last)
         self._remember_head(game_id, action.seq, chain)
-        return [int(i) for i in ids or ()]
+        return [int(i) for i in done["ids"] or ()]
 
     def _remember_head(self, game_id: int, seq: int, chain: str | None) -> None:
         if len(self._heads) >= REMEMBERED_HEADS:
@@ -591,7 +580,7 @@ def _awaited_rows(
 
 
 def _interaction_row(interaction: InteractionRecord | None) -> tuple[Any, ...]:
-    """An interaction's columns for `_APPEND` ($11-$15: all NULL without one)."""
+    """An interaction's columns for `_APPEND_AT_ONCE` ($11-$15: all NULL without one)."""
     if interaction is None:
         return (None, None, None, None, None)
     return (
