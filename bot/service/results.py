@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.service.protocol import StoryData
 from bot.store import GameStatus
+from bot.store.records import PlayedBy
 
 
 def called(label: str, name: str | None, ai: bool = False) -> str:
@@ -22,7 +23,7 @@ def called(label: str, name: str | None, ai: bool = False) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class SeatInfo:
+class SeatInfo(PlayedBy):
     seat: int
     label: str
     user_id: int | None
@@ -37,18 +38,6 @@ class SeatInfo:
     def called(self) -> str:
         """The seat as players read it: "alice (Blue)"."""
         return called(self.label, self.name, self.ai)
-
-    @property
-    def controller_id(self) -> int | None:
-        """The Discord user who acts for this seat now (None: the AI, or vacant)."""
-        if self.ai:
-            return None
-        return self.substitute_id if self.substitute_id is not None else self.user_id
-
-    @property
-    def machine_played(self) -> bool:
-        """Whether the AI makes this seat's moves now."""
-        return self.ai or self.autopilot or self.skip_turn or self.controller_id is None
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,8 +59,33 @@ class GameRecord:
     language: str = "en"
 
 
+class PlayedBy:
+    """Who plays a seat now, written once for every record of a seat (the store's
+    `SeatRecord`, the service's `SeatInfo`; its SQL twin is `sql.MACHINE_SEAT`)."""
+
+    __slots__ = ()
+    ai: bool
+    autopilot: bool
+    skip_turn: bool
+    user_id: int | None
+    substitute_id: int | None
+
+    @property
+    def controller_id(self) -> int | None:
+        """The Discord user who acts for this seat now (None: the AI or nobody)."""
+        if self.ai:
+            return None
+        return self.substitute_id if self.substitute_id is not None else self.user_id
+
+    @property
+    def machine_played(self) -> bool:
+        """Whether the AI makes this seat's moves now (an AI seat, autopilot, a skipped
+        turn, or a seat nobody holds)."""
+        return self.ai or self.autopilot or self.skip_turn or self.controller_id is None
+
+
 @dataclass(frozen=True, slots=True)
-class SeatRecord:
+class SeatRecord(PlayedBy):
     """A seat at the table. `user_id` is the player who joined (None once kicked, and
     for an AI seat); `substitute_id`, when set, plays the seat instead. `ai` marks a
     seat the AI plays for the whole game; `autopilot` a player's seat the AI plays
@@ -78,19 +103,6 @@ class SeatRecord:
     ai: bool = False
     skip_turn: bool = False
     name: str | None = None
-
-    @property
-    def controller_id(self) -> int | None:
-        """The Discord user who acts for this seat now (None: the AI or nobody)."""
-        if self.ai:
-            return None
-        return self.substitute_id if self.substitute_id is not None else self.user_id
-
-    @property
-    def machine_played(self) -> bool:
-        """Whether the AI makes this seat's moves now (an AI seat, autopilot, a skipped
-        turn, or a seat nobody holds)."""
-        return self.ai or self.autopilot or self.skip_turn or self.controller_id is None
 
 
 @dataclass(frozen=True, slots=True)
