@@ -58,6 +58,19 @@ class Move:
     action: Action
 
 
+def may_undo(state: State, seat: int, last_seat: int | None) -> bool:
+    """Whether `seat` may take back the log's last action, played by `last_seat` (None:
+    none yet): only its own action, in its own turn, and not past one that revealed
+    something (the turn's undo floor)."""
+    turn = state.turn
+    return (
+        turn is not None
+        and turn.seat == seat
+        and state.n_actions > turn.undo_floor
+        and last_seat == seat
+    )
+
+
 @dataclass
 class Game:
     config: GameConfig
@@ -104,14 +117,7 @@ class Game:
         self.moves.append(Move(seat, action))
 
     def can_undo(self, seat: int) -> bool:
-        turn = self.state.turn
-        return (
-            turn is not None
-            and turn.seat == seat
-            and self.state.n_actions > turn.undo_floor
-            and bool(self.moves)
-            and self.moves[-1].seat == seat
-        )
+        return may_undo(self.state, seat, self.moves[-1].seat if self.moves else None)
 
     def undo(self, seat: int) -> Move:
         """Take back `seat`'s last action of this turn (replays the shortened log)."""

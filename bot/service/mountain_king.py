@@ -12,7 +12,7 @@ from bot.service.protocol import Announce, StoryData
 from rules import engine, steps
 from rules.actions import Action, format_action, parse_action
 from rules.ai import choose_action
-from rules.game import game_from_record
+from rules.game import game_from_record, may_undo
 from rules.legal import legal_actions
 from rules.scoring import final_outcome
 from rules.setup import new_game
@@ -72,14 +72,7 @@ class MountainKingRules:
         engine.apply(state, seat, action)
 
     def can_undo(self, state: State, seat: int, last_seat: int | None) -> bool:
-        # the same test as rules.game.Game.can_undo, without rebuilding a Game
-        turn = state.turn
-        return (
-            turn is not None
-            and turn.seat == seat
-            and state.n_actions > turn.undo_floor
-            and last_seat == seat
-        )
+        return may_undo(state, seat, last_seat)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view(state, seat)
