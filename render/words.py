@@ -3,7 +3,7 @@
 render/ does not read the message catalogue itself (it imports nothing of the bot):
 each image function takes the texts of a language, any object with gettext,
 ngettext and pgettext (`bot.i18n.Messages` is one), and draws English without one.
-Every word drawn comes from those three calls, so `python -m bot.i18n extract` finds
+Every word drawn comes from those three calls, so `python -m bot.catalogue extract` finds
 the messages here (render/ is one of its sources) and the game's content (clan,
 workshop, spell and great hall names, spell texts, tier names) in `rules/data`.
 
@@ -62,7 +62,7 @@ ENGLISH: Translator = English()
 
 
 def C_(context: str, message: str) -> tuple[str, str]:
-    """Mark a message and its context for the catalogue (`python -m bot.i18n extract`
+    """Mark a message and its context for the catalogue (`python -m bot.catalogue extract`
     knows this marker); it is translated where it is drawn or told: `t.pgettext(*marked)`.
     The bot's texts have their own under the same name (`bot.i18n.catalogue.C_`)."""
     return context, message
@@ -172,7 +172,7 @@ def tier_name(t: Translator, tier: int) -> str:
 
 def content_names() -> dict[str, list[str]]:
     """Every name and text of the game's content an image may show, by the context
-    it is translated in (what `python -m bot.i18n extract` puts in the catalogue)."""
+    it is translated in (what `python -m bot.catalogue extract` puts in the catalogue)."""
     content = load_content()
     return {
         CLAN: [c.name for c in content.clans],

@@ -304,6 +304,52 @@ def test_the_message_catalogue_is_a_leaf() -> None:
     assert "discord" not in imported
 
 
+# the project's own packages: what "another part of the project" may be
+PROJECT_PACKAGES = ("bot", "rules", "render", "cave_troll")
+
+
+def _reaching_out(package: str, imports: dict[str, list[tuple[str, int]]]) -> list[str]:
+    """Each import, in a module of `package`, of a module of the project outside it (its
+    own modules and the packages that hold it excepted: `from bot import words` names
+    `bot`, which is no edge, and `bot.words`, which is)."""
+    holders = {".".join(package.split(".")[:n]) for n in range(1, package.count(".") + 1)}
+    found = []
+    for name, targets in imports.items():
+        if name != package and not name.startswith(package + "."):
+            continue
+        for target, line in targets:
+            inside = target == package or target.startswith(package + ".")
+            if target.split(".")[0] in PROJECT_PACKAGES and not inside and target not in holders:
+                found.append(f"{name}:{line} imports {target}")
+    return found
+
+
+def test_reaching_out_finds_each_import_of_the_rest_of_the_project() -> None:
+    source = (
+        "import babel\nfrom bot import words\nfrom bot.i18n.catalogue import N_\n"
+        "from . import plurals\nimport render.words\nfrom rules.errors import RulesError\n"
+    )
+    imports = {"bot.i18n.x": _imports("bot.i18n.x", ast.parse(source), is_package=False)}
+    imports["bot.texts"] = _imports("bot.texts", ast.parse("import bot.store"), False)
+    assert _reaching_out("bot.i18n", imports) == [
+        "bot.i18n.x:2 imports bot.words",
+        "bot.i18n.x:5 imports render.words",
+        "bot.i18n.x:6 imports rules.errors",
+        "bot.i18n.x:6 imports rules.errors.RulesError",
+    ]
+
+
+def test_the_catalogue_the_bot_reads_imports_no_other_part_of_the_bot() -> None:
+    """bot.i18n (the catalogues, the commands' translator, the plural check) imports
+    only the standard library, Babel, discord.py and its own modules; the developer's
+    tool that builds the whole bot to extract the commands' texts is `bot.catalogue`,
+    above it."""
+    imports = _bot_imports()
+    assert "bot.i18n.commands" in imports, "the package's modules are read"
+    found = _reaching_out("bot.i18n", imports)
+    assert not found, "bot.i18n reaches the rest of the project: " + ", ".join(found)
+
+
 # reading the time: the machine's clocks, which the bot never reads for a decision
 _CLOCK_READS = {
     ("time", "monotonic"),

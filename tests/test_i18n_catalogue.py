@@ -20,6 +20,7 @@ from babel.messages.catalog import Catalog, Message
 import bot.i18n.catalogue
 import bot.i18n.commands
 import bot.words
+from bot.catalogue import extract, keys
 from bot.i18n import language_of, translator_for
 from bot.i18n.catalogue import (
     TEMPLATE,
@@ -28,8 +29,8 @@ from bot.i18n.catalogue import (
     compiled,
     mo_path,
     po_path,
+    read_catalog,
 )
-from bot.i18n.extract import extract, keys, read_catalog
 from rules.errors import TOLD_TO_PLAYERS
 
 # how many plural forms each language has (its Plural-Forms header)
@@ -54,7 +55,7 @@ def _name(message: Message) -> str:
 async def test_the_template_holds_every_message_of_the_code_and_the_commands() -> None:
     """Extraction now (the code's marked messages, every command, option and choice
     string discord.py asks the translator for) gives the template's messages: none is
-    missing from it and none is left over. Run `python -m bot.i18n extract` to fix."""
+    missing from it and none is left over. Run `python -m bot.catalogue extract` to fix."""
     made = keys(await extract())
     stored = keys(read_catalog(TEMPLATE))
     assert not made - stored, f"missing from messages.pot: {sorted(map(str, made - stored))}"
@@ -69,7 +70,8 @@ def test_every_message_is_translated_with_all_its_plural_forms(language: str) ->
     catalog = _catalog(language)
     assert catalog.num_plurals == PLURAL_FORMS[language]
     assert f"nplurals={PLURAL_FORMS[language]};" in catalog.plural_forms
-    assert keys(catalog) == template, "out of step with messages.pot: python -m bot.i18n extract"
+    out_of_step = "out of step with messages.pot: python -m bot.catalogue extract"
+    assert keys(catalog) == template, out_of_step
     lacking = []
     plurals = 0
     for message in _entries(catalog):

@@ -1,5 +1,5 @@
 """The message catalogue: gettext catalogues in `bot/locale/`, one `.po` per language
-beside the template `messages.pot`, managed with Babel (`scripts/i18n.py`).
+beside the template `messages.pot`, managed with Babel (`python -m bot.catalogue`).
 
 The compiled `.mo` files are not kept in git: the first use of a language compiles its
 `.po` with Babel when the `.mo` is missing or older than the `.po`, writes it beside the
@@ -22,6 +22,7 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
+from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -165,11 +166,15 @@ def compiled(language: str) -> bytes:
 def compile_po(po: Path, language: str) -> bytes:
     """A `.po` file compiled to `.mo` bytes by Babel (fuzzy entries left out, as
     msgfmt does)."""
-    with po.open("rb") as source:
-        catalog = read_po(source, locale=language, domain=DOMAIN)
     out = io.BytesIO()
-    write_mo(out, catalog, use_fuzzy=False)
+    write_mo(out, read_catalog(po, language), use_fuzzy=False)
     return out.getvalue()
+
+
+def read_catalog(path: Path, language: str | None = None) -> Catalog:
+    """A `.po` (or the template) as Babel reads it."""
+    with path.open("rb") as source:
+        return read_po(source, locale=language, domain=DOMAIN)
 
 
 def _write_atomically(path: Path, data: bytes) -> None:

@@ -3,7 +3,7 @@ Polish, two in Spanish), a counted message (`ngettext`, `NC_`) whose forms are a
 word says every count alike, as "1 kamienia, 2 kamienia, 5 kamienia" did. The rule
 is the simplest one: all forms identical is a fault, whatever the English says (write
 the counted noun into the sentence, "…i jeszcze 2 gry", rather than leave it out).
-`python -m bot.i18n check` refuses such a catalogue.
+`python -m bot.catalogue check` refuses such a catalogue.
 
     >>> from babel.messages.catalog import Catalog
     >>> catalog = Catalog(locale="pl")

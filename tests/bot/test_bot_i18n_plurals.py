@@ -1,4 +1,4 @@
-"""Counts said right in Polish and Spanish: `python -m bot.i18n check` refuses a
+"""Counts said right in Polish and Spanish: `python -m bot.catalogue check` refuses a
 catalogue whose counted messages say every count with one word (Polish "1 kamienia, 2
 kamienia, 5 kamienia") and passes on ours; a player's storage, the trades and workshop
 uses told to the table, and what a payment costs are written with each resource's
@@ -17,10 +17,9 @@ from babel.messages.catalog import Catalog
 
 import bot.i18n.catalogue
 import bot.i18n.plurals
+from bot.catalogue import _write, main
 from bot.i18n import translator_for
-from bot.i18n.__main__ import main
-from bot.i18n.catalogue import TRANSLATED, po_path
-from bot.i18n.extract import _write, read_catalog
+from bot.i18n.catalogue import TRANSLATED, po_path, read_catalog
 from bot.i18n.plurals import uninflected
 from bot.refusals import refusal_text
 from bot.stories import story_text

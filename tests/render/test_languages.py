@@ -14,8 +14,7 @@ from functools import cache
 import pytest
 
 from bot.i18n import translator_for
-from bot.i18n.catalogue import TRANSLATED, po_path
-from bot.i18n.extract import read_catalog
+from bot.i18n.catalogue import TRANSLATED, po_path, read_catalog
 from render import board_png, legend_png, market_png, pyramid_png, score_png
 from render.board import static_board
 from render.draw import ELLIPSIS, MIN_SIZE, Drawn, font, recording

@@ -1,5 +1,20 @@
-"""Building the catalogue template (`messages.pot`) and keeping each language's `.po`
-in step with it (`python -m bot.i18n extract`).
+"""The catalogue's tool, for whoever changes a text or a command (Babel underneath):
+
+    .venv/bin/python -m bot.catalogue extract   # messages.pot from the code and the
+                                                # commands, merged into each .po (new
+                                                # entries empty)
+    .venv/bin/python -m bot.catalogue compile   # every .po to its .mo (the bot also does
+                                                # this on first use)
+    .venv/bin/python -m bot.catalogue check     # exit 1 if a language lacks a translation,
+                                                # or says every count of a counted
+                                                # message with one word (`bot.i18n.plurals`)
+
+Translate by filling the empty `msgstr` of `bot/locale/<language>/LC_MESSAGES/messages.po`
+(the glossaries in `docs/` give the rulebooks' words).
+
+A developer's tool, not the bot's: to list the slash commands' texts it builds the whole
+bot (`bot.app`), which is why it lives here, above everything, and not in `bot.i18n`
+(the catalogue the bot reads, which imports no other part of the bot).
 
 Five sources feed the template:
 - the code: Babel's Python extractor finds every message marked with `_`, `gettext`,
@@ -19,8 +34,11 @@ Five sources feed the template:
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import io
 import json
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,20 +47,29 @@ from typing import Any
 import discord
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import write_po
 from discord import app_commands
 
 from bot import words
 from bot.app import create_bot
-from bot.i18n.catalogue import DOMAIN, TEMPLATE, TRANSLATED, po_path
+from bot.i18n.catalogue import (
+    DOMAIN,
+    TEMPLATE,
+    TRANSLATED,
+    compile_po,
+    mo_path,
+    po_path,
+    read_catalog,
+)
 from bot.i18n.commands import CONTEXTS
+from bot.i18n.plurals import uninflected
 from bot.service import GameService, MountainKingRules
 from bot.settings import Settings
 from bot.store.sqlite import SqliteStore
 from render import words as drawn
 from rules.errors import TOLD_TO_PLAYERS
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("bot", "render")
 # where each kind of content name is written (the translator's reference)
 CONTENT_FILES = {
@@ -78,7 +105,7 @@ PROJECT = "mountain-king-bot"
 WIDTH = 88
 HEADER = """\
 # The message catalogue of mountain-king-bot (bot/locale/, see bot/i18n/).
-# messages.pot is made by `python -m bot.i18n extract`: never edit it by hand.
+# messages.pot is made by `python -m bot.catalogue extract`: never edit it by hand.
 # Translate in <language>/LC_MESSAGES/messages.po, with the rulebook's words
 # (docs/glossary-pl.md, docs/glossary-es.md)."""
 
@@ -204,11 +231,6 @@ def update_languages(template: Catalog, *, write: bool = True) -> dict[str, list
     return untranslated
 
 
-def read_catalog(path: Path, language: str | None = None) -> Catalog:
-    with path.open("rb") as source:
-        return read_po(source, locale=language, domain=DOMAIN)
-
-
 def keys(catalog: Catalog) -> set[Key]:
     """The messages of a catalogue (its header left out)."""
     return {(m.context, _message_id(m.id)) for m in catalog if m.id}
@@ -296,3 +318,44 @@ def _place(command: app_commands.Command[Any, ..., Any]) -> tuple[str, int] | No
         return (path.relative_to(ROOT).as_posix(), code.co_firstlineno)
     except ValueError:
         return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.catalogue",
+        description="The message catalogue's tool (bot/locale/): extract, compile, check.",
+    )
+    parser.add_argument(
+        "command",
+        choices=("extract", "compile", "check"),
+        help="extract: messages.pot and each .po from the code and the commands; compile:"
+        " each .po to its .mo; check: exit 1 if a translation is missing or a counted"
+        " message says every count alike",
+    )
+    args = parser.parse_args(argv)
+    if args.command == "compile":
+        for language in TRANSLATED:
+            mo_path(language).write_bytes(compile_po(po_path(language), language))
+            print(f"compiled {mo_path(language)}")
+        return 0
+    template = asyncio.run(extract())
+    if args.command == "extract" and write_template(template):
+        print(f"wrote {TEMPLATE}")
+    # `check` compares the .po files with the code as it is now, and writes nothing
+    missing = update_languages(template, write=args.command == "extract")
+    for language, messages in missing.items():
+        for message in messages:
+            print(f"{language}: untranslated: {message!r}")
+    # a counted message must say its counts in more than one way where the language can
+    alike = {
+        language: uninflected(read_catalog(po_path(language), language)) for language in TRANSLATED
+    }
+    for language, names in alike.items():
+        for name in names:
+            print(f"{language}: plural forms all alike: {name}")
+    faults = any(missing.values()) or any(alike.values())
+    return 1 if args.command == "check" and faults else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
