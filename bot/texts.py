@@ -448,147 +448,100 @@ def _person(name: str | None, user_id: int | None, messages: Messages = ENGLISH)
 SEAT_TAKE_BACK = "`/mk admin what:return`"
 
 
+# The news of a seat changing hands, by (change, how, whether someone else held the
+# seat before): one sentence each, looked up from the most to the least particular key
+# (a `how` or a holder of None matches any)
+SEAT_NEWS: dict[tuple[str, str | None, bool | None], str] = {
+    ("offered", "agreed", None): N_(
+        "{to}, {by} asks to take over {seat}, the seat you play. Press **Accept**"
+        " to hand it to {by}: only you can. Until then nothing changes."
+    ),
+    ("offered", None, True): N_(
+        "{to}, {by} offers you the seat {seat}, played by {held} now. Press"
+        " **Accept** to play it from now on: only you can. Until then nothing"
+        " changes."
+    ),
+    ("offered", None, False): N_(
+        "{to}, {by} offers you the seat {seat}, vacant now. Press **Accept** to play it"
+        " from now on: only you can. Until then nothing changes."
+    ),
+    ("substitute", "accepted", True): N_(
+        "{new} accepted {by}'s offer and now plays {seat} in place of {held}."
+    ),
+    ("substitute", "accepted", False): N_("{new} accepted {by}'s offer and now plays {seat}."),
+    ("substitute", "agreed", True): N_(
+        "{new} now plays {seat} in place of {held}: {held} agreed to hand it over."
+    ),
+    ("substitute", "agreed", False): N_("{new} now plays {seat}: {held} agreed to hand it over."),
+    ("substitute", "admin", True): N_(
+        "{new} now plays {seat} in place of {held}, assigned by {by} (server admin)."
+    ),
+    ("substitute", "admin", False): N_("{new} now plays {seat}, assigned by {by} (server admin)."),
+    ("substitute", "absent", True): N_(
+        "{new} now plays {seat} in place of {held}, whose seat was on autopilot."
+    ),
+    ("substitute", "absent", False): N_("{new} now plays {seat}, which was vacant."),
+    ("substitute", None, None): N_("{seat} is now played by {new}."),
+    ("returned", "own", True): N_("{new} takes {seat} back from {held}."),
+    ("returned", "own", False): N_("{new} takes {seat} back from the autopilot."),
+    ("returned", None, None): N_("{seat} is back with its own player, {new} (returned by {by})."),
+    ("autopilot-on", None, None): N_("The AI plays {player} from now on (autopilot)."),
+    ("autopilot-off", None, None): N_("{player} plays again: the autopilot is off."),
+}
+
+
 def seat_text(news: SeatNews, messages: Messages = ENGLISH) -> str:
     """A change of who plays a seat, with the names of everyone concerned; or an offer
     of a seat, addressed to the one user who must accept it."""
     m = messages
-    seat = colour_name(news.player.label, m)
     before = news.before or news.player
-    by = (
-        _person(news.by_name, news.by_user_id, m)
-        if news.by_user_id is not None
-        else m.gettext("The table")
-    )
-    held = _person(before.name, before.user_id, m)
-    if news.change == "offered":
-        to = f"<@{news.accepter_id}>"
-        if news.how == "agreed":
-            return m.gettext(
-                "{to}, {by} asks to take over {seat}, the seat you play. Press **Accept**"
-                " to hand it to {by}: only you can. Until then nothing changes.",
-                to=to,
-                by=by,
-                seat=seat,
-            )
-        if before.user_id is not None:
-            return m.gettext(
-                "{to}, {by} offers you the seat {seat}, played by {held} now. Press"
-                " **Accept** to play it from now on: only you can. Until then nothing"
-                " changes.",
-                to=to,
-                by=by,
-                seat=seat,
-                held=held,
-            )
-        return m.gettext(
-            "{to}, {by} offers you the seat {seat}, vacant now. Press **Accept** to play it"
-            " from now on: only you can. Until then nothing changes.",
-            to=to,
-            by=by,
-            seat=seat,
-        )
+    if news.by_user_id is not None:
+        by = _person(news.by_name, news.by_user_id, m)
+    else:
+        by = m.gettext("The table")
+    names = {
+        "seat": colour_name(news.player.label, m),
+        "by": by,
+        "held": _person(before.name, before.user_id, m),
+        "new": _person(news.player.name, news.player.user_id, m),
+        "player": who(news.player, m),
+        "to": f"<@{news.accepter_id}>",
+    }
     if news.change == "kicked":
         gone_name = before.name if before.user_id == news.other_user_id else None
         gone = _person(gone_name, news.other_user_id, m)
-        after = (
-            m.gettext(
-                "{seat} is back with {player}.",
-                seat=seat,
-                player=_person(news.player.name, news.player.user_id, m),
-            )
-            if news.player.user_id is not None
-            else m.gettext("The AI plays the seat until someone takes it (`/mk admin substitute`).")
-        )
         removed = m.gettext(
-            "{by} removed {gone}: {gone} no longer plays {seat}.", by=by, gone=gone, seat=seat
-        )
-        return f"{removed} {after}"
-    new = _person(news.player.name, news.player.user_id, m)
-    if news.change == "substitute":
-        instead = before.user_id is not None
-        if news.how == "accepted":
-            text = (
-                m.gettext(
-                    "{new} accepted {by}'s offer and now plays {seat} in place of {held}.",
-                    new=new,
-                    by=by,
-                    seat=seat,
-                    held=held,
-                )
-                if instead
-                else m.gettext(
-                    "{new} accepted {by}'s offer and now plays {seat}.", new=new, by=by, seat=seat
-                )
-            )
-        elif news.how == "agreed":
-            text = (
-                m.gettext(
-                    "{new} now plays {seat} in place of {held}: {held} agreed to hand it over.",
-                    new=new,
-                    seat=seat,
-                    held=held,
-                )
-                if instead
-                else m.gettext(
-                    "{new} now plays {seat}: {held} agreed to hand it over.",
-                    new=new,
-                    seat=seat,
-                    held=held,
-                )
-            )
-        elif news.how == "admin":
-            text = (
-                m.gettext(
-                    "{new} now plays {seat} in place of {held}, assigned by {by} (server admin).",
-                    new=new,
-                    seat=seat,
-                    held=held,
-                    by=by,
-                )
-                if instead
-                else m.gettext(
-                    "{new} now plays {seat}, assigned by {by} (server admin).",
-                    new=new,
-                    seat=seat,
-                    by=by,
-                )
-            )
-        elif news.how == "absent" and instead:
-            text = m.gettext(
-                "{new} now plays {seat} in place of {held}, whose seat was on autopilot.",
-                new=new,
-                seat=seat,
-                held=held,
-            )
-        elif news.how == "absent":
-            text = m.gettext("{new} now plays {seat}, which was vacant.", new=new, seat=seat)
-        else:
-            text = m.gettext("{seat} is now played by {new}.", seat=seat, new=new)
-        if news.owner_id is not None and news.owner_id != news.player.user_id:
-            text += " " + m.gettext(
-                "The seat's own player, {owner}, can take it back at any time with"
-                " `/mk admin what:return`.",
-                owner=f"<@{news.owner_id}>",
-            )
-        return text
-    if news.change == "returned":
-        if news.how == "own":
-            if before.user_id is not None and before.user_id != news.player.user_id:
-                return m.gettext(
-                    "{new} takes {seat} back from {held}.", new=new, seat=seat, held=held
-                )
-            return m.gettext("{new} takes {seat} back from the autopilot.", new=new, seat=seat)
-        return m.gettext(
-            "{seat} is back with its own player, {new} (returned by {by}).",
-            seat=seat,
-            new=new,
+            "{by} removed {gone}: {gone} no longer plays {seat}.",
             by=by,
+            gone=gone,
+            seat=names["seat"],
         )
-    if news.change == "autopilot-on":
-        return m.gettext(
-            "The AI plays {player} from now on (autopilot).", player=who(news.player, m)
+        if news.player.user_id is None:
+            after = m.gettext(
+                "The AI plays the seat until someone takes it (`/mk admin substitute`)."
+            )
+        else:
+            after = m.gettext(
+                "{seat} is back with {player}.", seat=names["seat"], player=names["new"]
+            )
+        return f"{removed} {after}"
+    held = before.user_id is not None
+    if news.change == "returned":
+        held = held and before.user_id != news.player.user_id
+    keys: list[tuple[str, str | None, bool | None]] = [
+        (news.change, news.how, held),
+        (news.change, news.how, None),
+    ]
+    keys += [(news.change, None, held), (news.change, None, None)]
+    template = next(SEAT_NEWS[k] for k in keys if k in SEAT_NEWS)
+    text = m.gettext(template, **names)
+    if news.change == "substitute" and news.owner_id not in (None, news.player.user_id):
+        text += " " + m.gettext(
+            "The seat's own player, {owner}, can take it back at any time with"
+            " `/mk admin what:return`.",
+            owner=f"<@{news.owner_id}>",
         )
-    return m.gettext("{player} plays again: the autopilot is off.", player=who(news.player, m))
+    return text
 
 
 # --- reminders and the table's vote ------------------------------------------------
