@@ -45,15 +45,17 @@ import logging
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
+from typing import ClassVar
 
 import discord
 from discord.ext import commands
 
-from bot.buttons import view_of
+from bot.buttons import GameButton, view_of
 from bot.client import MountainBot, game_language
-from bot.features.admin import MUTE, MuteButton
 from bot.i18n.catalogue import translator_for
 from bot.maintenance import backup_if_due, check_sample
+from bot.reminders import MUTE, MuteButton, VoteButton, vote_message
 from bot.service import DueReminder
 from bot.service.duties import duty
 from bot.store import StoreError
@@ -83,7 +85,12 @@ class Round:
 
 
 class Scheduler(commands.Cog):
-    """The table's timed duties (no task at all with `poll` 0: tests run rounds)."""
+    """The table's timed duties (no task at all with `poll` 0: tests run rounds), and
+    what they put in front of the players (`bot.reminders`): the reminders' Mute
+    button, the vote's ballots and the vote's message, which work while the cog is
+    loaded."""
+
+    buttons: ClassVar[tuple[type[GameButton], ...]] = (MuteButton, VoteButton)
 
     def __init__(self, bot: MountainBot, *, poll: float = 60.0) -> None:
         self.bot = bot
@@ -96,10 +103,13 @@ class Scheduler(commands.Cog):
         self._sample_task: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*self.buttons)
+        self.bot.courier.register("vote", partial(vote_message, self.bot))
         if self.poll > 0:
             self._task = asyncio.create_task(self._run(), name="mk-scheduler")
 
     async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*self.buttons)
         if self._task is not None:
             self._task.cancel()
             with suppress(asyncio.CancelledError):

@@ -350,6 +350,35 @@ def test_the_catalogue_the_bot_reads_imports_no_other_part_of_the_bot() -> None:
     assert not found, "bot.i18n reaches the rest of the project: " + ", ".join(found)
 
 
+def _features_reached(graph: dict[str, set[str]], start: str) -> list[str]:
+    """The feature modules `start` imports, directly or through other modules."""
+    reached = _reachable(graph, start)
+    return sorted(m for m in reached if m == "bot.features" or m.startswith("bot.features."))
+
+
+def test_features_reached_sees_a_feature_behind_another_module() -> None:
+    sources = {
+        "bot.scheduler": "from bot.reminders import MuteButton\nimport discord",
+        "bot.reminders": "from bot.buttons import view_of\nfrom bot.features.admin import MUTE",
+        "bot.buttons": "",
+        "bot.features.admin": "from bot.buttons import GameButton",
+    }
+    imports = {n: _imports(n, ast.parse(s), is_package=False) for n, s in sources.items()}
+    graph = {n: {t for t, _ in found if t in imports} for n, found in imports.items()}
+    assert _features_reached(graph, "bot.scheduler") == ["bot.features.admin"]
+    graph["bot.reminders"].discard("bot.features.admin")
+    assert _features_reached(graph, "bot.scheduler") == []
+
+
+def test_the_scheduler_imports_no_feature() -> None:
+    """The scheduler owns what its duties draw (the reminders' Mute button, the vote's
+    ballots and message: `bot.reminders`) and registers them itself, so it imports no
+    feature, even indirectly."""
+    graph = _import_graph()
+    assert "bot.reminders" in graph["bot.scheduler"]
+    assert _features_reached(graph, "bot.scheduler") == []
+
+
 # reading the time: the machine's clocks, which the bot never reads for a decision
 _CLOCK_READS = {
     ("time", "monotonic"),

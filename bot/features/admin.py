@@ -1,7 +1,7 @@
 """Running the table: `/mk admin` (autopilot, substitute, return, kick, abandon), the
-Accept button of a seat offer, `/mk notify` (how you want reminders), the Mute button
-on a reminder, and the table's vote about an absent player (skip this turn, or
-autopilot from now on)."""
+Accept button of a seat offer, and `/mk notify` (how you want reminders). The Mute
+button on a reminder and the table's vote about an absent player are the scheduler's
+(`bot.reminders`)."""
 
 from __future__ import annotations
 
@@ -22,84 +22,19 @@ from bot.features.lobby import LANGUAGE_CHOICES
 from bot.i18n.catalogue import N_, Messages
 from bot.service import GameInfo, Owed, SeatInfo, ServiceError
 from bot.service.errors import echo
-from bot.service.owed import SeatNews, VoteNews
+from bot.service.owed import SeatNews
 from bot.service.seats import SeatOffer
-from bot.store import OwedKind, VoteChoice
+from bot.store import OwedKind
 from bot.texts import (
     NO_MENTIONS,
     language_name,
     mention_only,
     notify_text,
     seat_text,
-    vote_text,
 )
 from bot.words import colour_name
 
-# the custom_id word of each choice
-VOTE_KINDS: dict[VoteChoice, str] = {"skip": "vskip", "autopilot": "vauto"}
-VOTE_CHOICES: dict[str, VoteChoice] = {kind: choice for choice, kind in VOTE_KINDS.items()}
-VOTE_LABELS: dict[VoteChoice, str] = {"skip": N_("Skip this turn"), "autopilot": N_("Autopilot")}
-MUTE = N_("Mute this turn")
 ACCEPT = N_("Accept")
-VOTE_OVER = N_("This vote is over.")
-
-
-class VoteButton(GameButton, template=template("(?P<kind>vskip|vauto)", r"(?P<seat>\d+)")):
-    """A ballot in the table's vote about an absent seat. Its version is the vote's id;
-    the ballots are rows in the service, one per voter (a later click replaces it),
-    and the vote message is edited in place with the names."""
-
-    def __init__(
-        self, game_id: int, vote_id: int, seat: int, choice: VoteChoice, *, label: str
-    ) -> None:
-        super().__init__(VOTE_KINDS[choice], game_id, vote_id, str(seat), label=label)
-        self.vote_id = vote_id
-        self.seat = seat
-        self.choice = choice
-
-    @classmethod
-    def rebuild(cls, match: re.Match[str], label: str | None) -> Self:
-        choice = VOTE_CHOICES[match["kind"]]
-        label = label or VOTE_LABELS[choice]
-        return cls(int(match["game"]), int(match["seq"]), int(match["seat"]), choice, label=label)
-
-    async def press(self, interaction: discord.Interaction[MountainBot]) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        bot = interaction.client
-        vote = await bot.service.store.vote(self.vote_id)
-        if vote is None or vote.game_id != self.game_id or vote.seat != self.seat:
-            raise ServiceError(VOTE_OVER)
-        decided = await bot.service.votes.cast(
-            self.vote_id, interaction.user.id, self.choice, admin=bot.is_admin(interaction)
-        )
-        await bot.delivered(self.game_id)
-        m = reader(interaction)
-        choice = m.gettext(VOTE_LABELS[self.choice])
-        text = m.gettext("Your vote counts: {choice}.", choice=choice[:1].lower() + choice[1:])
-        if decided.status != "open":
-            text += " " + m.gettext("The table has decided.")
-        await bot.tell(interaction, text)
-
-
-class MuteButton(GameButton, template=template("mute")):
-    """No more reminders for the presser until the turn changes. Its version is the
-    turn the reminder was about: a reminder of an earlier turn mutes nothing."""
-
-    def __init__(self, game_id: int, turn: int, *, label: str = MUTE) -> None:
-        super().__init__("mute", game_id, turn, label=label)
-
-    @classmethod
-    def rebuild(cls, match: re.Match[str], label: str | None) -> Self:
-        return cls(int(match["game"]), int(match["seq"]), label=label or MUTE)
-
-    async def press(self, interaction: discord.Interaction[MountainBot]) -> None:
-        bot = interaction.client
-        # a reminder drawn before turns carried a version (0) mutes the current turn
-        turn = self.seq or None
-        await bot.service.notifications.mute_turn(self.game_id, interaction.user.id, turn=turn)
-        await bot.tell(
-            interaction, reader(interaction).gettext("No more reminders for you this turn.")
-        )
 
 
 class AcceptSeatButton(
@@ -201,10 +136,10 @@ async def member_name(interaction: discord.Interaction[MountainBot], user_id: in
 class AdminCommands(Feature):
     """Reminder settings and the game admin's tools."""
 
-    buttons = (VoteButton, MuteButton, AcceptSeatButton)
+    buttons = (AcceptSeatButton,)
 
     def makers(self) -> dict[OwedKind, Maker]:
-        return {"seat": self.seat_news, "vote": self.vote_message}
+        return {"seat": self.seat_news}
 
     async def seat_news(self, owed: Owed, info: GameInfo) -> Outgoing | None:
         """A change of who plays a seat (no pings); an offer of a seat pings only the
@@ -227,39 +162,6 @@ class AdminCommands(Feature):
         return Outgoing(
             seat_text(news, posts), view=view_of(button), mentions=mention_only(news.accepter_id)
         )
-
-    async def vote_message(self, owed: Owed, info: GameInfo) -> Outgoing | None:
-        """The vote as its ballots stand: posted once, then edited in place; its
-        buttons go once it is decided."""
-        news = owed.payload
-        assert isinstance(news, VoteNews)
-        votes = self.bot.service.votes
-        tally = await votes.tally(news.vote_id)
-        vote = tally.vote
-        names = {}
-        guild = self.bot.get_guild(info.guild_id) if info.guild_id else None
-        for ballot in tally.ballots:
-            member = guild.get_member(ballot.voter_id) if guild else None
-            if member is not None:
-                names[ballot.voter_id] = member.display_name
-        view = None
-        posts = game_language(info)
-        if vote.status == "open":
-            view = view_of(
-                *(
-                    VoteButton(info.id, vote.id, vote.seat, c, label=posts.gettext(VOTE_LABELS[c]))
-                    for c in VOTE_KINDS
-                )
-            )
-
-        async def posted(message: discord.Message) -> None:
-            if vote.message_id is None:
-                await votes.message_posted(vote.id, message.channel.id, message.id)
-
-        edit = None
-        if vote.channel_id is not None and vote.message_id is not None:
-            edit = (vote.channel_id, vote.message_id)
-        return Outgoing(vote_text(tally, names, posts), view=view, edit=edit, on_sent=posted)
 
     @app_commands.command(
         name="notify", description="How you want reminders, and the daily digest of your moves"

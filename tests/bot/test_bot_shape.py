@@ -15,14 +15,16 @@ from bot_harness import make_bot, running_bot
 
 from bot.app import FEATURES, GENERIC_ERROR
 from bot.buttons import GameButton
-from bot.features.admin import AcceptSeatButton, MuteButton, VoteButton
+from bot.features.admin import AcceptSeatButton
 from bot.features.draft import KeepButton
 from bot.features.lobby import AddAIButton, JoinButton, LeaveButton, StartButton
 from bot.features.turn import CancelButton, ConfirmButton
+from bot.reminders import MuteButton, VoteButton
 from bot.scheduler import Scheduler
 
+# each feature's buttons, and the scheduler's (the reminders' Mute, the vote's ballots)
 BUTTONS: list[type[GameButton]] = [
-    b for feature in FEATURES for b in getattr(feature, "buttons", ())
+    b for feature in (*FEATURES, Scheduler) for b in getattr(feature, "buttons", ())
 ]
 
 # custom_ids as the bot has posted them, with what each button must read from them
