@@ -77,14 +77,7 @@ def fit(text: str, limit: int = POST_LIMIT) -> str:
 
 def called_in(label: str, name: str | None, ai: bool, messages: Messages = ENGLISH) -> str:
     """A seat as players read it (`results.called`) in a language: "alice (Blue)"."""
-    colour = colour_name(label, messages)
-    if messages is ENGLISH:
-        return called(label, name, ai)
-    if ai:
-        if name:
-            return messages.gettext("{name} ({colour}, AI)", name=name, colour=colour)
-        return messages.gettext("{colour} (AI)", colour=colour)
-    return messages.gettext("{name} ({colour})", name=name, colour=colour) if name else colour
+    return called(label, name, ai, messages, colour_name(label, messages))
 
 
 def _player(entry: LogEntry, messages: Messages) -> str:

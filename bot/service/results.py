@@ -8,18 +8,29 @@ from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from typing import Any
 
+from bot.i18n.catalogue import ENGLISH, Messages
 from bot.service.protocol import StoryData
 from bot.store import GameStatus
 from bot.store.records import PlayedBy
 
 
-def called(label: str, name: str | None, ai: bool = False) -> str:
+def called(
+    label: str,
+    name: str | None,
+    ai: bool = False,
+    messages: Messages = ENGLISH,
+    colour: str | None = None,
+) -> str:
     """A seat as players read it: the name with the colour, "alice (Blue)"; an AI's
-    name says so, "Grimli (Blue, AI)"; the colour alone when no name is known."""
-    colour = label[:1].upper() + label[1:]
+    name says so, "Grimli (Blue, AI)"; the colour alone when no name is known. In
+    `messages`' language with the colour as it names it (`colour`; by default the
+    label, capitalised: the service's English)."""
+    colour = colour or label[:1].upper() + label[1:]
     if ai:
-        return f"{name} ({colour}, AI)" if name else f"{colour} (AI)"
-    return f"{name} ({colour})" if name else colour
+        if name:
+            return messages.gettext("{name} ({colour}, AI)", name=name, colour=colour)
+        return messages.gettext("{colour} (AI)", colour=colour)
+    return messages.gettext("{name} ({colour})", name=name, colour=colour) if name else colour
 
 
 @dataclass(frozen=True, slots=True)
