@@ -28,6 +28,7 @@ from bot.service import (
     ReplyTo,
     ServiceError,
 )
+from bot.service.outbox import Fresh
 from bot.settings import Settings
 from bot.store import StoreError
 from bot.texts import NO_MENTIONS, NOT_STARTED, POST_LIMIT, done_text
@@ -132,7 +133,9 @@ class MountainBot(commands.Bot):
         with its call to the next player). The private answer is stored with the
         action; the caller sends it (`answer`), or the courier does after a restart.
         What takes seconds to make (the game-over post) is left to the courier in the
-        background, once the player is answered: the player does not wait for it."""
+        background, once the player is answered: the player does not wait for it. The
+        messages are made from the game as the action left it, not read again."""
+        kept: list[Fresh[State]] = []
         result = await self.service.act(
             game_id,
             interaction.user.id,
@@ -142,15 +145,20 @@ class MountainBot(commands.Bot):
             expected_seat_seq=expected_seat_seq,
             reply_to=reply_to(interaction),
             name=interaction.user.display_name,
+            keep=kept.append,
         )
-        return result, await self.delivered(game_id, quick=True)
+        fresh = kept[-1] if kept else None
+        return result, await self.delivered(game_id, quick=True, fresh=fresh)
 
-    async def delivered(self, game_id: int, *, quick: bool = False) -> Delivery:
+    async def delivered(
+        self, game_id: int, *, quick: bool = False, fresh: Fresh[State] | None = None
+    ) -> Delivery:
         """Deliver a game's owed messages now and let the scheduler play any AI seat.
         With `quick`, slow messages are left (`Delivery.left`): `answer` has them
         delivered in the background once the player is answered, and only then wakes
-        the scheduler (whose round would make them at once)."""
-        delivery = await self.courier.deliver(game_id, quick=quick)
+        the scheduler (whose round would make them at once). `fresh`: the change the
+        command just stored, whose messages are made from it."""
+        delivery = await self.courier.deliver(game_id, quick=quick, fresh=fresh)
         if not delivery.left:
             self.duties_due.set()
         return delivery

@@ -40,7 +40,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 from weakref import WeakValueDictionary
@@ -50,6 +50,7 @@ import discord
 
 from bot.service import GameInfo, GameService, Owed, ServiceError
 from bot.service.duties import duty
+from bot.service.outbox import Fresh
 from bot.store import DutyClaim, OwedKind
 from rules.actions import Action
 from rules.state import State
@@ -125,12 +126,18 @@ class Courier:
         return report
 
     async def deliver(
-        self, game_id: int, *, everything: bool = False, quick: bool = False
+        self,
+        game_id: int,
+        *,
+        everything: bool = False,
+        quick: bool = False,
+        fresh: Fresh[Any] | None = None,
     ) -> Delivery:
         """Deliver one game's owed messages in order; never raises for a refusal. Does
         nothing while another process delivers the game (that one sends them). With
         `quick`, a slow message and the game's public messages after it are left
-        (`Delivery.left`) for `deliver_later`."""
+        (`Delivery.left`) for `deliver_later`. `fresh`: the change the command just
+        stored (its messages are made from it, without reading the game again)."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
@@ -140,15 +147,23 @@ class Courier:
             # claimed only when there is something to send (an act that owes only its
             # answer, given by the command, writes no claim); after a pass, look again
             # once the claim is free: another process may have owed messages meanwhile
-            # and left them to the holder
-            while await self._to_send(game_id, everything, quick, report):
+            # and left them to the holder. A change just stored that owes a message due now
+            # needs no look before the first pass: the pass reads what is owed anyway.
+            now = self.service.now()
+            known = fresh is not None and any(
+                self._sendable(o, now, everything, quick) for o in fresh.owed
+            )
+            while known or await self._to_send(game_id, everything, quick, report):
+                known = False
                 claim = await duties.claim(duty("deliver", game_id))
                 if claim is None:
                     break  # another process delivers this game (and looks again after)
                 try:
-                    report.merge(await self._deliver_held(game_id, claim, everything, quick))
+                    held = await self._deliver_held(game_id, claim, everything, quick, fresh)
+                    report.merge(held)
                 finally:
                     await duties.release(claim)
+                fresh = None  # only the first pass follows the change at once
         return report
 
     def deliver_later(self, game_id: int) -> None:
@@ -191,10 +206,19 @@ class Courier:
         return everything and not self.service.duties.may_be_running(answered_by)
 
     async def _deliver_held(
-        self, game_id: int, claim: DutyClaim, everything: bool, quick: bool
+        self,
+        game_id: int,
+        claim: DutyClaim,
+        everything: bool,
+        quick: bool,
+        fresh: Fresh[Any] | None = None,
     ) -> Delivery:
         report = Delivery()
         owed = await self.service.outbox.owed(game_id=game_id, everything=True)
+        if fresh is not None:
+            # what the change just stored owes is made from it (the rows, read here,
+            # are the truth: any earlier message still owed goes first, from the store)
+            owed = [replace(o, fresh=fresh) if fresh.made(o) else o for o in owed]
         now = self.service.now()
         sending: list[Owed] = []
         held = False
@@ -231,7 +255,7 @@ class Courier:
     async def _deliver_one(self, item: Owed, claim: DutyClaim) -> bool:
         maker = self.makers.get(item.payload.kind)
         try:
-            info = await self.service.info(item.game_id)
+            info = item.fresh.info if item.fresh else await self.service.info(item.game_id)
             if maker is None:
                 raise RuntimeError(f"no maker for {item.payload.kind} messages")
             outgoing = await maker(item, info)

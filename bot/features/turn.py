@@ -46,6 +46,7 @@ from bot.features.base import Feature
 from bot.i18n.catalogue import ENGLISH, N_, Messages, translator_for
 from bot.refusals import refusal_clause
 from bot.service import GameInfo, Owed
+from bot.service.outbox import Fresh
 from bot.service.owed import GameOver, Ping, Player, Reply, TurnPost
 from bot.store import OwedKind
 from bot.texts import (
@@ -148,14 +149,17 @@ class TurnCommands(Feature):
         ended. While the game is set up, a line (the board alone once the mountain is
         ready). It calls whoever acts next, mentioning each called player the game still
         awaits in their seat (a post sent late, after they acted, notifies nobody; its
-        text stays as stored, so a resend is still recognised)."""
+        text stays as stored, so a resend is still recognised). Right after the turn
+        ended in this process, all of it is made from the game as the turn left it
+        (`Owed.fresh`), nothing read again."""
         post = owed.payload
         assert isinstance(post, TurnPost)
-        mentions = mention_users(await self._still_awaited(info, post.calls))
+        mentions = mention_users(await self._still_awaited(info, post.calls, owed.fresh))
         text = turn_post_text(post, game_language(info))
         if post.images == "none":
             return Outgoing(text, mentions=mentions)
-        view = (await self.bot.service.view(info.id, None, at_seq=post.seq)).state
+        at = post.seq
+        view = (await self.bot.service.view(info.id, None, at_seq=at, fresh=owed.fresh)).state
         if view is None:
             return None
         names = info.names
@@ -178,12 +182,19 @@ class TurnCommands(Feature):
         files.append((f"pyramid-{post.player.label}.png", made[1]))
         return Outgoing(text, files=files, mentions=mentions)
 
-    async def _still_awaited(self, info: GameInfo, players: Sequence[Player]) -> list[int]:
-        """The users of these players whom the game still awaits in the same seat."""
+    async def _still_awaited(
+        self, info: GameInfo, players: Sequence[Player], fresh: Fresh[Any] | None = None
+    ) -> list[int]:
+        """The users of these players whom the game still awaits in the same seat (as
+        the change just stored left it, with `fresh`)."""
         if not players:
             return []
-        status = await self.bot.service.history.turn_status(info.id)
-        awaited = {(w.seat, w.user_id) for w in status.waiting if not w.autopilot}
+        awaited: set[tuple[int, int | None]]
+        if fresh is not None:
+            awaited = set(fresh.awaited)
+        else:
+            status = await self.bot.service.history.turn_status(info.id)
+            awaited = {(w.seat, w.user_id) for w in status.waiting if not w.autopilot}
         return [
             p.user_id for p in players if p.user_id is not None and (p.seat, p.user_id) in awaited
         ]
@@ -194,7 +205,7 @@ class TurnCommands(Feature):
         holds the seat now."""
         ping = owed.payload
         assert isinstance(ping, Ping)
-        if not await self._still_awaited(info, [ping.player]):
+        if not await self._still_awaited(info, [ping.player], owed.fresh):
             return None
         return Outgoing(
             ping_text(ping, game_language(info)), mentions=mention_only(ping.player.user_id)

@@ -14,14 +14,17 @@ from bot.service import stories
 from bot.service.errors import GameMovedOnError
 from bot.service.loading import Loaded, corrupt, storage_full
 from bot.service.notifications import waiting_rows
+from bot.service.outbox import Fresh, Owed
 from bot.service.protocol import A, GameRules, S, StoryData
 from bot.service.results import ActResult, ReplyTo
-from bot.service.seats import label, seat_numbered
+from bot.service.seats import game_info, label, seat_numbered
 from bot.service.table import REPLY_GRACE, REPLY_TTL, Commit, Telling, owed_after, stored
 from bot.store import (
     ActionRecord,
     DuplicateInteractionError,
     InteractionRecord,
+    NewOwed,
+    OwedMessage,
     ReminderRecord,
     SeatRecord,
     SeqConflictError,
@@ -30,6 +33,9 @@ from bot.store import (
     Store,
     WriteFaultError,
 )
+
+# what an act gives the game as it stored it (see `append`)
+Keep = Callable[[Fresh[S]], None]
 
 # how often an action is tried when other processes keep storing moves of its game first
 OVERTAKEN_TRIES = 5
@@ -64,10 +70,12 @@ async def append(
     commit: Commit[S],
     interaction_id: int | None,
     reply_to: ReplyTo | None,
+    keep: Keep[S] | None = None,
 ) -> ActResult:
     """Persist one accepted action with its story, its snapshot, the interaction's
     answer, the new reminder schedule and every message it makes owed, in one
-    transaction; return the events."""
+    transaction; return the events. Once it is stored, `keep` is given the game as it
+    now stands, for the delivery of those messages that follows (`Fresh`)."""
     game = loaded.game
     seq = loaded.seq + 1
     seat = commit.seat
@@ -135,6 +143,7 @@ async def append(
         expires=now + REPLY_TTL,
         telling=telling(rules, commit, seats),
     )
+    rows = [stored(o, now + REPLY_GRACE if o.kind == "reply" else None) for o in owed]
     interaction = None
     if interaction_id is not None:
         interaction = InteractionRecord(interaction_id, game.id, seq, result.to_json(), now)
@@ -147,7 +156,7 @@ async def append(
             waiting=waiting,
             renew=newly,
             seats=changed,
-            owed=[stored(o, now + REPLY_GRACE if o.kind == "reply" else None) for o in owed],
+            owed=rows,
         )
     except (SeqConflictError, StatusConflictError, DuplicateInteractionError) as exc:
         # another process got there first; if it handled this very interaction,
@@ -160,7 +169,29 @@ async def append(
         raise GameMovedOnError(game.id) from None
     except WriteFaultError as exc:  # no room (or no permission): nothing stored
         raise storage_full(game.id, exc) from exc
+    if keep is not None:
+        stored_game = replace(game, status="over" if over else game.status, updated_at=now)
+        people = {s.seat: s.controller_id for s in seats if not s.machine_played}
+        keep(
+            Fresh(
+                info=game_info(rules, stored_game, seats),
+                seq=seq,
+                state=commit.after,
+                awaited=frozenset(
+                    (s, u) for s in (() if over else to_act) if (u := people.get(s)) is not None
+                ),
+                owed=tuple(
+                    Owed(_owed_row(game.id, seq, row_id, new, now), payload)
+                    for row_id, new, payload in zip(ids, rows, owed, strict=True)
+                ),
+            )
+        )
     return replace(result, reply_id=ids[-1] if reply_to is not None else None)
+
+
+def _owed_row(game_id: int, seq: int, row_id: int, new: NewOwed, at: datetime) -> OwedMessage:
+    """An owed message's row as `append_action` stored it."""
+    return OwedMessage(row_id, game_id, seq, new.kind, new.payload, at, new.due_at or at)
 
 
 def telling(rules: GameRules[S, A], commit: Commit[S], seats: Sequence[SeatRecord]) -> Telling:

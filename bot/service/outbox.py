@@ -1,5 +1,7 @@
 """The messages the table owes, for the delivery worker: read them, and record what
-Discord made of each (delivered, or refused and tried again later with backoff)."""
+Discord made of each (delivered, or refused and tried again later with backoff); and
+what a change this process has just stored hands to the delivery that follows it
+(`Fresh`)."""
 
 from __future__ import annotations
 
@@ -7,10 +9,13 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any, Generic
 
 from pydantic import ValidationError
 
 from bot.service.owed import OwedPayload, read_payload
+from bot.service.protocol import S
+from bot.service.results import GameInfo
 from bot.store import DutyClaim, OwedMessage, Store
 
 log = logging.getLogger(__name__)
@@ -21,10 +26,12 @@ LONGEST_RETRY = timedelta(hours=1)
 
 @dataclass(frozen=True, slots=True)
 class Owed:
-    """One owed message: its stored row and its payload."""
+    """One owed message: its stored row and its payload; `fresh` when the change that
+    owed it was stored by this process just now, for the delivery that follows it."""
 
     record: OwedMessage
     payload: OwedPayload
+    fresh: Fresh[Any] | None = None
 
     @property
     def id(self) -> int:
@@ -44,6 +51,28 @@ class Owed:
         """Stable for this message (Discord drops a second create with the same nonce
         for a few minutes, so a resend after a crash does not show twice)."""
         return f"mk-{self.record.id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Fresh(Generic[S]):
+    """A change as this process has just stored it, handed by the command that made it
+    to the delivery that follows at once: the game's record and seats as that change's
+    transaction left them (`info`), the state at its version `seq` (a version's state
+    never changes: it is the one the log rebuilds), the (seat, user) pairs of the
+    people the game awaits after it, and the messages it made owed (`owed`, as stored).
+    The courier makes those messages from it instead of reading the game again and
+    rebuilding the state; every other delivery of them (a retry, another process, after
+    a restart) reads the store."""
+
+    info: GameInfo
+    seq: int
+    state: S
+    awaited: frozenset[tuple[int, int]]
+    owed: tuple[Owed, ...]
+
+    def made(self, item: Owed) -> bool:
+        """Whether this change made the owed message `item` (of the same game)."""
+        return item.game_id == self.info.id and any(o.id == item.id for o in self.owed)
 
 
 def retry_delay(attempts: int) -> timedelta:

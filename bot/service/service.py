@@ -26,7 +26,7 @@ from typing import Any, Generic
 
 from bot.i18n.catalogue import LANGUAGES, N_, SOURCE_LANGUAGE
 from bot.service import stories
-from bot.service.appending import again_if_overtaken, append, earlier_result
+from bot.service.appending import Keep, again_if_overtaken, append, earlier_result
 from bot.service.arguments import ABSENT, check_arguments
 from bot.service.duties import Duties, duty
 from bot.service.errors import (
@@ -54,7 +54,7 @@ from bot.service.loading import (
 )
 from bot.service.locks import GameLocks
 from bot.service.notifications import Notifications, waiting_rows
-from bot.service.outbox import Outbox
+from bot.service.outbox import Fresh, Outbox
 from bot.service.owed import StartPost
 from bot.service.protocol import A, GameRules, S, StoryData
 from bot.service.results import (
@@ -313,6 +313,7 @@ class GameService(Generic[S, A]):
         expected_seat_seq: int | None = None,
         reply_to: ReplyTo | None = None,
         name: str | None = None,
+        keep: Keep[S] | None = None,
     ) -> ActResult:
         """Play an action (a value or its notation) for the user's seat. In a
         simultaneous phase any awaited seat may act; otherwise only the seat whose turn
@@ -321,7 +322,9 @@ class GameService(Generic[S, A]):
         a draft button stays good while the others draft). With `reply_to`, the private
         answer is owed and stored with the action (see `ActResult.reply_id`). Without
         `expected_seq`, an action that another bot process overtook (it stored a move of
-        the game first) is tried again on the game as it now stands."""
+        the game first) is tried again on the game as it now stands. Once the action is
+        stored, `keep` is given the game as it now stands (`Fresh`), for the delivery of
+        what it owes that follows."""
         check_arguments(game_id, user_id, optional=(interaction_id,), action=action)
 
         def chooser(loaded: Loaded[S]) -> tuple[SeatRecord, int | None]:
@@ -337,6 +340,7 @@ class GameService(Generic[S, A]):
                 expected_seat_seq=expected_seat_seq,
                 reply_to=reply_to,
                 name=name,
+                keep=keep,
             )
 
         # a player who named no version acts on the game as it stands
@@ -367,9 +371,10 @@ class GameService(Generic[S, A]):
         interaction_id: int | None = None,
         expected_seq: int | None = None,
         reply_to: ReplyTo | None = None,
+        keep: Keep[S] | None = None,
     ) -> ActResult:
         """Take back your last action of this turn. The log keeps both: the action and
-        an `undo` entry, so versions only ever grow."""
+        an `undo` entry, so versions only ever grow. `keep` as for `act`."""
         check_arguments(game_id, user_id, optional=(interaction_id,))
         async with self._locks(game_id):
             loaded = await load(self.store, self.rules, game_id)
@@ -405,6 +410,7 @@ class GameService(Generic[S, A]):
                 commit,
                 interaction_id,
                 reply_to,
+                keep,
             )
 
     async def seat_version(self, game_id: int, seat: int) -> int:
@@ -505,13 +511,25 @@ class GameService(Generic[S, A]):
         return await load(self.store, self.rules, game_id)
 
     async def view(
-        self, game_id: int, viewer_id: int | None, *, at_seq: int | None = None
+        self,
+        game_id: int,
+        viewer_id: int | None,
+        *,
+        at_seq: int | None = None,
+        fresh: Fresh[S] | None = None,
     ) -> GameView:
         """What a user may see (a spectator unless seated), with the game's metadata:
         everything the board, pyramid, market and score images need. With `at_seq`,
         the game as it was at that version (a turn post delivered late shows the board
-        of its turn); that rebuilds the state from the log, so it is the rare path."""
+        of its turn); that rebuilds the state from the log, so it is the rare path.
+        With `fresh` at that version (a change this process just stored), nothing is
+        read: its state is the one the log rebuilds at that version."""
         check_arguments(game_id, optional=(viewer_id,))
+        if fresh is not None and fresh.info.id == game_id and fresh.seq == at_seq:
+            seat = fresh.info.seat_of(viewer_id) if viewer_id is not None else None
+            viewer = None if seat is None else seat.seat
+            view = self.rules.view(fresh.state, viewer)
+            return GameView(fresh.info, fresh.seq, viewer, view, self.rules.outcome(fresh.state))
         loaded = await load(self.store, self.rules, game_id)
         info = game_info(self.rules, loaded.game, loaded.seats)
         seat = info.seat_of(viewer_id) if viewer_id is not None else None
@@ -540,7 +558,9 @@ class GameService(Generic[S, A]):
         """The most recent game played in a Discord thread."""
         check_arguments(ABSENT, thread_id)
         game = await self.store.game_in_thread(thread_id)
-        return None if game is None else await self.info(game.id)
+        if game is None:
+            return None
+        return game_info(self.rules, game, await self.store.seats(game.id))
 
     async def handled(self, interaction_id: int) -> bool:
         """Whether an action this interaction caused is stored (so an error after it
@@ -575,6 +595,7 @@ class GameService(Generic[S, A]):
         expected_seat_seq: int | None = None,
         reply_to: ReplyTo | None = None,
         name: str | None = None,
+        keep: Keep[S] | None = None,
     ) -> ActResult:
         async with self._locks(game_id):
             loaded = await load(self.store, self.rules, game_id)
@@ -606,7 +627,14 @@ class GameService(Generic[S, A]):
                     # this process answers the player itself (see `ReplyTo.answered_by`)
                     reply_to = replace(reply_to, answered_by=self.duties.owner)
                 return await append(
-                    self.store, self.rules, self._clock(), loaded, commit, interaction_id, reply_to
+                    self.store,
+                    self.rules,
+                    self._clock(),
+                    loaded,
+                    commit,
+                    interaction_id,
+                    reply_to,
+                    keep,
                 )
             except (ServiceError, ValueError):
                 # A retried interaction whose action is stored (perhaps by another
