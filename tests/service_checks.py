@@ -1,7 +1,8 @@
 """Questions only tests ask the service, kept here as the tests' own helpers (the
 service answers what the bot asks): a seat's legal actions in notation, a whole log's
-check against its chain, a snapshot rewritten from the log, when a digest is due, and a
-user's games by status.
+check against its chain, a snapshot rewritten from the log, when a digest is due, a
+user's games by status, and a seat handed over only where nobody's acceptance is
+needed.
 
     from service_checks import check_game
     assert await check_game(service, game_id) == 12
@@ -11,8 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.i18n.catalogue import N_
 from bot.service import GameInfo, GameService
 from bot.service.arguments import ABSENT, check_arguments
+from bot.service.errors import NotAllowedError
 from bot.service.loading import (
     corrupt,
     game_and_seats,
@@ -21,7 +24,14 @@ from bot.service.loading import (
     storage_full,
     verify,
 )
-from bot.service.seats import RUNNING, seat_of_controller
+from bot.service.seats import (
+    RUNNING,
+    handover,
+    require_status,
+    seat_numbered,
+    seat_of_controller,
+    seat_user,
+)
 from bot.store import GameStatus, SnapshotRecord, WriteFaultError
 
 Service = GameService[Any, Any]
@@ -87,3 +97,30 @@ async def games_of_user(
     statuses: tuple[GameStatus, ...] = ("over", "abandoned") if finished else RUNNING
     games = await service.store.games_of_user(user_id, statuses)
     return [await service.info(g.id) for g in games if g.rules == service.rules.name]
+
+
+async def substitute(
+    service: Service,
+    game_id: int,
+    by_user_id: int,
+    seat: int,
+    new_user_id: int | None,
+    *,
+    admin: bool = False,
+    name: str | None = None,
+    by_name: str | None = None,
+) -> GameInfo:
+    """Hand the seat over at once, as `seating.offer_seat` does when nobody's
+    acceptance is needed; where it is needed, refused with nothing written (no offer
+    posted)."""
+    game, seats = await game_and_seats(service.store, game_id)
+    require_status(game, "active")
+    target = seat_numbered(seats, seat)
+    plan = handover(game, seats, target, by_user_id, seat_user(target, new_user_id), admin)
+    if plan.accepter_id is not None:
+        raise NotAllowedError(N_("Taking over a seat needs the new player's acceptance."))
+    offer = await service.seating.offer_seat(
+        game_id, by_user_id, seat, new_user_id, admin=admin, name=name, by_name=by_name
+    )
+    assert offer.accepter_id is None
+    return offer.info

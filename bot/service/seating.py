@@ -32,6 +32,7 @@ from bot.service.seats import (
     seat_numbered,
     seat_of_member,
     seat_token,
+    seat_user,
 )
 from bot.service.table import player, stored
 from bot.store import GameRecord, SeatRecord, Store
@@ -149,39 +150,6 @@ class Seating(Generic[S, A]):
             )
             return await self._info(game_id)
 
-    async def substitute(
-        self,
-        game_id: int,
-        by_user_id: int,
-        seat: int,
-        new_user_id: int | None,
-        *,
-        admin: bool = False,
-        name: str | None = None,
-        by_name: str | None = None,
-    ) -> GameInfo:
-        """Seat another user (`name`: their display name) at once, or give the seat back
-        to its own player (`new_user_id` None or theirs), when nobody's acceptance is
-        needed (`seats.handover`): a server admin assigns, the seat's own player takes
-        it back, the creator takes a seat nobody plays. Anything else needs acceptance
-        and is refused here: `offer_seat` asks for it."""
-        check_arguments(game_id, by_user_id, seat, optional=(new_user_id,))
-        async with self._locks(game_id):
-            game, seats = await game_and_seats(self.store, game_id)
-            require_status(game, "active")
-            target = seat_numbered(seats, seat)
-            user = _seat_user(target, new_user_id)
-            plan = handover(game, seats, target, by_user_id, user, admin)
-            if plan.accepter_id is not None:
-                raise NotAllowedError(
-                    N_(
-                        "Taking over a seat needs the new player's acceptance:"
-                        " `/mk admin what:substitute` posts an offer they accept."
-                    )
-                )
-            await self._hand_seat(game, target, user, plan, by_user_id, name, by_name)
-            return await self._info(game_id)
-
     async def offer_seat(
         self,
         game_id: int,
@@ -194,15 +162,16 @@ class Seating(Generic[S, A]):
         by_name: str | None = None,
     ) -> SeatOffer:
         """`/mk admin substitute`: `new_user_id` (None: the seat's own player) plays
-        the seat at once when nobody's acceptance is needed (see `substitute`);
-        otherwise an offer is posted in the thread that only the user who must agree
-        can accept (`accept_seat`), and nothing else changes."""
+        the seat at once when nobody's acceptance is needed (`seats.handover`: a server
+        admin assigns, the seat's own player takes it back, the creator takes a seat
+        nobody plays); otherwise an offer is posted in the thread that only the user who
+        must agree can accept (`accept_seat`), and nothing else changes."""
         check_arguments(game_id, by_user_id, seat, optional=(new_user_id,))
         async with self._locks(game_id):
             game, seats = await game_and_seats(self.store, game_id)
             require_status(game, "active")
             target = seat_numbered(seats, seat)
-            user = _seat_user(target, new_user_id)
+            user = seat_user(target, new_user_id)
             plan = handover(game, seats, target, by_user_id, user, admin)
             if plan.accepter_id is None:
                 await self._hand_seat(game, target, user, plan, by_user_id, name, by_name)
@@ -362,12 +331,3 @@ class Seating(Generic[S, A]):
             owed.append(Ping(player=player(after), next_reminder=next_at))
         moved = next_at if after.seat in awaited else None
         await self.store.put_seat(after, at=now, next_at=moved, owed=[stored(o) for o in owed])
-
-
-def _seat_user(seat: SeatRecord, user_id: int | None) -> int:
-    """Who is to play a seat: `user_id`, or (None) the seat's own player."""
-    if user_id is not None:
-        return user_id
-    if seat.user_id is None:
-        raise SeatingError(N_("That seat has no player of its own: name who takes it."))
-    return seat.user_id

@@ -260,3 +260,12 @@ def log_entries(seats: Sequence[SeatRecord], moves: Sequence[ActionRecord]) -> l
             )
         )
     return out
+
+
+def seat_user(seat: SeatRecord, user_id: int | None) -> int:
+    """Who is to play a seat: `user_id`, or (None) the seat's own player."""
+    if user_id is not None:
+        return user_id
+    if seat.user_id is None:
+        raise SeatingError(N_("That seat has no player of its own: name who takes it."))
+    return seat.user_id

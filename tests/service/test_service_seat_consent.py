@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from service_checks import substitute
 from service_helpers import STRANGER, USERS, Service, open_service, raw
 
 from bot.service import GameInfo, NotAllowedError, Owed, SeatingError
@@ -83,7 +84,7 @@ async def test_the_creator_cannot_take_a_played_seat_without_its_player(tmp_path
         seat = seat_of(info, B)
         before = table(path, info.id)
         with pytest.raises(NotAllowedError, match="acceptance"):
-            await service.seating.substitute(info.id, A, seat, A, name="al")
+            await substitute(service, info.id, A, seat, A, name="al")
         assert table(path, info.id) == before
         # asking for it posts a request that only bob, who plays the seat, can accept
         offer = await service.seating.offer_seat(info.id, A, seat, A, name="al")
@@ -97,7 +98,7 @@ async def test_the_creator_cannot_take_a_played_seat_without_its_player(tmp_path
         told = (await news(service, info.id))[-1]
         assert told.change == "substitute" and told.how == "agreed"
         # bob takes it back whenever he likes
-        back = await service.seating.substitute(info.id, B, seat, None, name="bob")
+        back = await substitute(service, info.id, B, seat, None, name="bob")
         assert back.seats[seat].controller_id == B and back.seats[seat].substitute_id is None
         told = (await news(service, info.id))[-1]
         assert told.change == "returned" and told.how == "own"
@@ -140,7 +141,7 @@ async def test_a_seat_on_autopilot_is_the_creators_to_take_and_its_players_to_ta
         assert back.info.seats[seat].controller_id == B
         assert back.info.seats[seat].name == "bob"
         with pytest.raises(SeatingError, match="already played by its own player"):
-            await service.seating.substitute(info.id, B, seat, None)
+            await substitute(service, info.id, B, seat, None)
 
 
 async def test_a_server_admin_assigns_a_seat_directly(tmp_path: Path) -> None:
@@ -154,7 +155,7 @@ async def test_a_server_admin_assigns_a_seat_directly(tmp_path: Path) -> None:
         told = (await news(service, info.id))[-1]
         assert told.change == "substitute" and told.how == "admin" and told.by_name == "mod"
         # the seat's player still takes it back without asking anyone
-        back = await service.seating.substitute(info.id, C, seat, None, name="carol")
+        back = await substitute(service, info.id, C, seat, None, name="carol")
         assert back.seats[seat].controller_id == C
 
 
@@ -182,7 +183,7 @@ async def test_the_player_takes_the_seat_back_from_a_substitute(tmp_path: Path) 
         await service.seating.accept_seat(info.id, D, seat, D, B, offer.token, name="dave")
         # the substitute cannot keep the seat from its player, nor can the creator
         with pytest.raises(NotAllowedError):
-            await service.seating.substitute(info.id, D, seat, A)
+            await substitute(service, info.id, D, seat, A)
         back = await service.seating.offer_seat(info.id, B, seat, None, name="bob")
         assert back.accepter_id is None
         assert back.info.seats[seat].controller_id == B

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from service_checks import legal_actions as offered_actions
+from service_checks import substitute
 from service_helpers import (
     STRANGER,
     USERS,
@@ -157,9 +158,9 @@ async def test_a_kicked_player_is_refused_and_a_substitute_plays_the_seat(
         # the autopilot may play the vacant seat
         await service.act_for_autopilot(info.id, 1, first_b.action)
         with pytest.raises(SeatingError, match="already plays a seat"):
-            await service.seating.substitute(info.id, A, 1, A)
+            await substitute(service, info.id, A, 1, A)
         with pytest.raises(NotAllowedError):
-            await service.seating.substitute(info.id, C, 1, C)
+            await substitute(service, info.id, C, 1, C)
         subbed = await offered_and_accepted(service, info.id, A, 1, C)
         assert subbed.seats[1].controller_id == C and not subbed.seats[1].autopilot
         with pytest.raises(NotAllowedError, match="played by its player"):
@@ -178,7 +179,7 @@ async def test_a_player_hands_their_own_seat_over_and_gets_it_back(tmp_path: Pat
         info = await started_game(service, players=2)
         handed = await offered_and_accepted(service, info.id, B, 1, C)
         assert handed.seat_of(C) is not None and handed.seat_of(B) is None
-        back = await service.seating.substitute(info.id, A, 1, None)
+        back = await substitute(service, info.id, A, 1, None)
         assert back.seat_of(B) is not None and back.seat_of(C) is None
 
 

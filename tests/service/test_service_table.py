@@ -9,6 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from service_checks import substitute
 from service_helpers import (
     USERS,
     FakeClock,
@@ -256,7 +257,7 @@ async def test_kicking_the_player_to_move_hands_the_turn_to_the_ai(tmp_path: Pat
         while (await service.load(info.id)).state.turn.seat == seat:
             assert await service.play_owed_move(info.id, seat) is not None
         # a substitute takes the vacant seat by its number and is pinged when it is awaited
-        await service.seating.substitute(info.id, B, seat, C, admin=True, name="carol")
+        await substitute(service, info.id, B, seat, C, admin=True, name="carol")
         seated = await service.info(info.id)
         assert seated.seats[seat].controller_id == C and seated.seats[seat].name == "carol"
 
@@ -266,7 +267,7 @@ async def test_a_substitute_for_the_seat_to_move_is_pinged(tmp_path: Path) -> No
         info = await started_game(service)
         await to_play_phase(service, info)
         seat = (await service.load(info.id)).state.turn.seat
-        await service.seating.substitute(info.id, A, seat, C, admin=True, name="carol")
+        await substitute(service, info.id, A, seat, C, admin=True, name="carol")
         ping = (await owed(service, info.id))[-1]
         assert isinstance(ping.payload, Ping) and ping.payload.player.user_id == C
         assert ping.payload.player.name == "carol"
