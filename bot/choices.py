@@ -118,7 +118,7 @@ def any_action(asking: Asking, m: Messages) -> Iterator[tuple[str, str]]:
     match); a dig with the honor it scores."""
     for item in options.any_action(asking):
         if isinstance(item, DigOffer):
-            text = str(item.action)
+            text = item.notation
             yield text, f"{text} · {_honor(item.honor, m)}"
         else:
             text = str(item)

@@ -53,7 +53,7 @@ from rules.legal import (
 )
 from rules.mountain import geo
 from rules.pyramid import horde_position
-from rules.resources import MINERALS, Clan, Resource, symbol_name
+from rules.resources import MINERALS, NAME, Clan, Resource, symbol_name
 from rules.spells import NONE
 from rules.state import State
 
@@ -284,18 +284,15 @@ class WorkshopOffer(NamedTuple):
         return f"{self.site}={self.workshop}"
 
 
-@dataclass(frozen=True, eq=False)
 class DigPlace:
     """A placement the seat can pay for, as `/mk dig`'s options see it: any of its
     minerals, with or without any of its pedestals and any one of its workshops."""
 
-    state: State
-    seat: int
-    choice: DigChoice
-
-    @property
-    def placement(self) -> tunnels.Placement:
-        return self.choice.placement
+    def __init__(self, state: State, seat: int, choice: DigChoice) -> None:
+        self.state = state
+        self.seat = seat
+        self.choice = choice
+        self.placement = choice.placement
 
     @cached_property
     def cells(self) -> str:
@@ -426,8 +423,7 @@ def workshops_to_establish(asking: Asking) -> list[WorkshopOffer]:
     return sorted(found, key=lambda w: w.value)
 
 
-@dataclass(frozen=True, eq=False)
-class DigOffer:
+class DigOffer(NamedTuple):
     """One legal dig: a placement with one of its minerals and at most one pedestal or
     one workshop."""
 
@@ -444,8 +440,20 @@ class DigOffer:
 
     @property
     def words(self) -> str:
-        """The dig in notation without its verb (as a dig spell's choice)."""
-        return " ".join(self.action.words())
+        """The dig in notation without its verb, as a dig spell's choice: `str(action)`
+        without `dig `, put together from what the placement already wrote (autocomplete
+        writes thousands)."""
+        out = [self.place.placement.shape, self.place.cells, NAME[self.mineral]]
+        if self.pedestal is not None:
+            out += ["pedestal", self.pedestal.value]
+        if self.workshop is not None:
+            out += ["workshop", self.workshop.value]
+        return " ".join(out)
+
+    @property
+    def notation(self) -> str:
+        """The dig in notation: `str(action)`."""
+        return "dig " + self.words
 
     @property
     def honor(self) -> int:

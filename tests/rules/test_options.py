@@ -11,7 +11,7 @@ import random
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from itertools import islice
 from typing import Any
@@ -381,6 +381,16 @@ def test_pedestals_name_the_anchor_and_its_tier_once_one_placement_is_left() -> 
     raise AssertionError("no position offered a pedestal")
 
 
+def test_a_dig_offered_is_written_as_its_action_writes_itself() -> None:
+    seen: Counter[str] = Counter()
+    for state, seat in _positions(4, 5, every=5, limit=3000):
+        places = options.dig_places(Asking(state, seat, "dig"), "tile")
+        for offer in options.dig_offers(places):
+            assert offer.notation == str(offer.action) == "dig " + offer.words
+            seen["pedestal" if offer.pedestal else "workshop" if offer.workshop else "plain"] += 1
+    assert seen["plain"] and seen["pedestal"] and seen["workshop"], seen
+
+
 # --- any action ------------------------------------------------------------------------
 
 
@@ -403,13 +413,14 @@ def test_any_action_makes_only_the_digs_asked_for(monkeypatch: pytest.MonkeyPatc
     state = game.state
     seat = seats_to_act(state)[0]
     made = Counter[str]()
-    real = options.DigOffer.__init__
+    real = options.dig_offers
 
-    def counting(self: DigOffer, *args: Any, **kwargs: Any) -> None:
-        made["dig"] += 1
-        real(self, *args, **kwargs)
+    def counting(places: Sequence[options.DigPlace]) -> Iterator[DigOffer]:
+        for offer in real(places):
+            made["dig"] += 1
+            yield offer
 
-    monkeypatch.setattr(options.DigOffer, "__init__", counting)
+    monkeypatch.setattr(options, "dig_offers", counting)
     digs = list(islice(options.any_action(Asking(state, seat, "dig", current="dig")), 50))
     assert all(isinstance(d, DigOffer) for d in digs)
     assert made["dig"] <= 50 + 1
