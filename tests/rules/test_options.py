@@ -70,7 +70,12 @@ def _text(item: object) -> str:
 
 
 Source = Callable[[Asking], Iterable[Any]]
-EVERY_RESOURCE: Source = lambda asking: [r.value for r in Resource]  # noqa: E731
+
+
+def every_resource(asking: Asking) -> list[str]:
+    """`/mk trade`'s `get`: a fixed choice of every resource, not autocompleted."""
+    return [r.value for r in Resource]
+
 
 # each turn command: its kind, its options (name, source, required) and the notation
 # it sends (as bot/features does)
@@ -113,7 +118,7 @@ COMMANDS: dict[str, tuple[str | None, list[tuple[str, Source, bool]], Callable[[
     ),
     "trade": (
         "trade",
-        [("give", options.trade_gives, True), ("get", EVERY_RESOURCE, True)],
+        [("give", options.trade_gives, True), ("get", every_resource, True)],
         lambda o: f"trade {o['give']}>{o['get']}",
     ),
     "hall": (
@@ -187,25 +192,26 @@ def test_every_value_offered_for_an_option_completes_to_a_legal_action(
     asked: Counter[str] = Counter()
     for state, seat in _positions(players, seed, every=5, limit=3000):
         for command, (kind, opts, _) in COMMANDS.items():
-            if kind is not None and opts[0][1] is not EVERY_RESOURCE:
+            if kind is not None:
                 offered = _offered(state, seat, kind, opts[0][1], {})
                 available = kind_available(state, seat, kind)
                 assert bool(offered) == available, (command, kind, available)
             filled: Filled = {}
             for n, (name, source, required) in enumerate(opts):
+                if source is every_resource:
+                    break  # a fixed choice, not autocompleted: `_completes` tries each
                 values = _offered(state, seat, kind, source, filled)
-                if required and n and not values and source is not EVERY_RESOURCE:
+                if required and n and not values:
                     raise AssertionError(f"{command} {name}: nothing offered after {filled}")
                 sample = values[:2] + rng.sample(values[2:], min(3, len(values[2:])))
-                for value in sample if source is not EVERY_RESOURCE else []:
+                for value in sample:
                     assert _completes(state, seat, command, {**filled, name: value}, n + 1), (
                         f"/mk {command} {filled} {name}={value} completes to no legal action"
                     )
                     asked[f"{command} {name}"] += 1
                 if not values:
                     break
-                if source is not EVERY_RESOURCE:
-                    filled[name] = rng.choice(values)
+                filled[name] = rng.choice(values)
     for seen in ("act action", "recruit troll", "recruit slot", "dig tile", "dig cells"):
         assert asked[seen], f"no position asked {seen}"
     assert asked["dig mineral"] and asked["cast spell"] and asked["trade give"], asked
