@@ -13,7 +13,7 @@ FORBIDDEN_FOR_RULES = ("discord", "PIL", "aiosqlite", "sqlite3", "render", "bot"
 
 def test_rules_package_imports_nothing_from_outer_layers() -> None:
     code = (
-        "import sys, rules, rules.cli, rules.legal, rules.view, rules.selfplay;"
+        "import sys, rules, rules.cli, rules.legal, rules.options, rules.view, rules.selfplay;"
         "print('\\n'.join(sorted(sys.modules)))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
