@@ -150,6 +150,22 @@ class MountainBot(commands.Bot):
         fresh = kept[-1] if kept else None
         return result, await self.delivered(game_id, quick=True, fresh=fresh)
 
+    async def undo(
+        self, interaction: discord.Interaction[MountainBot], game_id: int
+    ) -> tuple[ActResult, Delivery]:
+        """Take back the user's last action of this turn and deliver what that made
+        owed, as `act` does."""
+        kept: list[Fresh[State]] = []
+        result = await self.service.undo(
+            game_id,
+            interaction.user.id,
+            interaction_id=interaction.id,
+            reply_to=reply_to(interaction),
+            keep=kept.append,
+        )
+        fresh = kept[-1] if kept else None
+        return result, await self.delivered(game_id, fresh=fresh)
+
     async def delivered(
         self, game_id: int, *, quick: bool = False, fresh: Fresh[State] | None = None
     ) -> Delivery:
@@ -220,6 +236,17 @@ class MountainBot(commands.Bot):
         if game is None:
             raise ServiceError(NOT_IN_THREAD)
         return game
+
+    async def game_id(self, interaction: discord.Interaction[MountainBot]) -> int:
+        """The id of the game here (one read: what a command that acts needs), or a
+        refusal saying where to use the command."""
+        game_id = None
+        if interaction.channel_id is not None:
+            with suppress(ServiceError):
+                game_id = await self.service.game_id_in_thread(interaction.channel_id)
+        if game_id is None:
+            raise ServiceError(NOT_IN_THREAD)
+        return game_id
 
     async def seated(
         self, interaction: discord.Interaction[MountainBot]

@@ -40,7 +40,7 @@ from bot.choices import (
     TradeGive,
     WorkshopSite,
 )
-from bot.client import MountainBot, game_language, reader, reply_to
+from bot.client import MountainBot, game_language, reader
 from bot.courier import Maker, Outgoing
 from bot.features.base import Feature
 from bot.i18n.catalogue import ENGLISH, N_, Messages, translator_for
@@ -73,8 +73,7 @@ async def play(interaction: discord.Interaction[MountainBot], notation: str) -> 
     (privately; "the post will follow" if Discord refused a public post)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     bot = interaction.client
-    game = await bot.game(interaction)
-    result, delivery = await bot.act(interaction, game.id, notation)
+    result, delivery = await bot.act(interaction, await bot.game_id(interaction), notation)
     await bot.answer(interaction, result, delivery)
 
 
@@ -372,14 +371,8 @@ class TurnCommands(Feature):
     @app_commands.command(name="undo", description="Take back your last action this turn")
     async def undo(self, interaction: discord.Interaction[MountainBot]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        game = await self.bot.game(interaction)
-        result = await self.bot.service.undo(
-            game.id,
-            interaction.user.id,
-            interaction_id=interaction.id,
-            reply_to=reply_to(interaction),
-        )
-        await self.bot.answer(interaction, result, await self.bot.delivered(game.id))
+        result, delivery = await self.bot.undo(interaction, await self.bot.game_id(interaction))
+        await self.bot.answer(interaction, result, delivery)
 
     @app_commands.command(name="end", description="End your turn")
     async def end(self, interaction: discord.Interaction[MountainBot]) -> None:

@@ -562,6 +562,13 @@ class GameService(Generic[S, A]):
             return None
         return game_info(self.rules, game, await self.store.seats(game.id))
 
+    async def game_id_in_thread(self, thread_id: int) -> int | None:
+        """The id of the most recent game played in a Discord thread: one read, all a
+        command that acts needs to find its game."""
+        check_arguments(ABSENT, thread_id)
+        game = await self.store.game_in_thread(thread_id)
+        return None if game is None else game.id
+
     async def handled(self, interaction_id: int) -> bool:
         """Whether an action this interaction caused is stored (so an error after it
         must not tell the player that nothing was changed)."""
