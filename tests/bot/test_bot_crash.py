@@ -50,8 +50,10 @@ QUIET = 2.0  # then nothing more may arrive for this long
 
 async def set_up_game(db: Path, thread: str) -> tuple[int, int]:
     """A 2-player game in `thread`, played through the service on the database file up
-    to the first player's recruit. Returns (the player to act, the other one)."""
-    store = SqliteStore(db)
+    to the first player's recruit. Returns (the player to act, the other one).
+    (synchronous=NORMAL: no wait for the disk at each commit; the file holds the same,
+    and what is crashed later is the bot's process, not the machine.)"""
+    store = SqliteStore(db, synchronous="NORMAL")
     await store.open()
     try:
         service: GameService[Any, Any] = GameService(
@@ -65,7 +67,7 @@ async def set_up_game(db: Path, thread: str) -> tuple[int, int]:
 async def set_up_last_action(db: Path, thread: str) -> tuple[int, str]:
     """A 2-player game in `thread` played through the service to the eve of its end.
     Returns (the player of its last action, that action)."""
-    store = SqliteStore(db)
+    store = SqliteStore(db, synchronous="NORMAL")  # as in set_up_game
     await store.open()
     try:
         service: GameService[Any, Any] = GameService(
