@@ -34,7 +34,7 @@ from rules.scoring import best_leftover_sets, final_outcome
 from rules.selfplay import Policy, play_game, play_random_game, random_action
 from rules.state import GameConfig, State, Turn, make_config
 
-WIN_GAMES = 30  # 1 heuristic against 3 random players (the benchmark plays many more)
+WIN_GAMES = 8  # 1 heuristic against 3 random players (the benchmark plays many more)
 
 
 def strict_ai(state: State, seat: int, rng: random.Random) -> Action:
@@ -191,16 +191,19 @@ def test_the_horizon_is_exact_once_the_end_is_triggered() -> None:
 
 
 def test_the_ai_beats_three_random_players() -> None:
-    """The AI sits in every seat in turn; it must win at least 80% of the games."""
+    """The AI sits in every seat in turn, twice; it must win every game, with at least
+    twice the best random player's score (it scores three to four times as much). Its
+    win rate over many games is benchmarks/ai_bench.py's figure."""
     config = make_config(players=4)
-    wins = 0
     for seed in range(100, 100 + WIN_GAMES):
         seat = seed % 4
         policies: list[Policy | str] = ["random"] * 4
         policies[seat] = "heuristic"
-        game = play_game(config, seed, policies)
-        wins += final_outcome(game.state).winner == seat
-    assert wins >= 0.8 * WIN_GAMES, f"won {wins} of {WIN_GAMES}"
+        outcome = final_outcome(play_game(config, seed, policies).state)
+        totals = [b.total for b in outcome.breakdowns]
+        best_random = max(t for s, t in enumerate(totals) if s != seat)
+        assert outcome.winner == seat, (seed, totals)
+        assert totals[seat] >= 2 * best_random, (seed, totals)
 
 
 def test_last_turn_digs_with_what_is_left() -> None:
