@@ -1,20 +1,28 @@
-"""The host's tools for the database: check every game, back it up, and the bot's own
-scheduled backups and start-up sample check.
+"""The host's tools for the database: check every game (and repair a snapshot that
+disagrees with its log), back it up, and the bot's own scheduled backups and start-up
+sample check.
 
-    python -m bot check          # replay every stored game; exit 1 if any is broken
-    python -m bot backup PATH    # a consistent copy, even while the bot runs
+    python -m bot check               # replay every stored game; exit 1 if any is broken
+    python -m bot check --sample 50   # the same for 50 games chosen at random
+    python -m bot backup PATH         # a consistent copy, even while the bot runs
     python -m bot migrate --to postgresql://...   # move every game to PostgreSQL
 
-Both read `DATABASE_PATH` like the bot (environment or `.env`). Neither writes to the
-database: `check` opens it read-only, and `backup` uses SQLite's online backup, which
-copies a consistent state while the bot goes on writing.
+Each reads `DATABASE_PATH` like the bot (environment or `.env`). `check` reads through
+a read-only connection of its own, beside the bot and never through its writer; a game
+whose snapshot disagrees with its log (the snapshot is only a cache) is then repaired:
+the snapshot is rewritten from the replayed log, through a writable store opened for
+that alone, one short write per game. `backup` uses SQLite's online backup, which
+copies a consistent state while the bot goes on writing. A bad path or a failure is
+one line, never a traceback.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import random
+import sqlite3
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,9 +31,9 @@ from pathlib import Path
 from typing import TextIO
 
 from bot import moving
-from bot.service import MOUNTAIN_KING, CorruptGameError, GameRules, ServiceError
-from bot.service.loading import verify
-from bot.settings import settings_for
+from bot.service import MOUNTAIN_KING, GameRules
+from bot.service.loading import GameCheck, check_game
+from bot.settings import database_path_problem, settings_for
 from bot.store import SqliteStore, Store, StoreError
 from rules.actions import Action
 from rules.state import State
@@ -35,7 +43,9 @@ log = logging.getLogger("bot.maintenance")
 USAGE = """\
 usage: python -m bot                 run the bot
        python -m bot --health        check the settings and the database (for monitoring)
-       python -m bot check           replay every stored game, report broken ones
+       python -m bot check [--sample N]
+                                     replay every stored game (or N chosen at random),
+                                     report broken ones, repair drifted snapshots
        python -m bot backup PATH     copy the database to PATH (a new file)
        python -m bot migrate --to postgresql://...
                                      copy every game from the SQLite file into
@@ -50,7 +60,7 @@ SAMPLE_SIZE = 20
 
 @dataclass(frozen=True, slots=True)
 class Broken:
-    """A game that does not replay, and why."""
+    """A game that does not replay (or whose snapshot disagrees with its log), and why."""
 
     game_id: int
     reason: str
@@ -60,56 +70,146 @@ class Broken:
 class CheckReport:
     checked: int
     broken: tuple[Broken, ...]
-    # snapshots that disagree with their log: not broken (the next load rebuilds them)
+    # snapshots that disagreed with their log (not broken: the log is sound)
     drifted: tuple[Broken, ...]
+    # of those, the games whose snapshot was rewritten from the log
+    repaired: tuple[int, ...] = ()
+    # and those whose was not, with why
+    not_repaired: tuple[Broken, ...] = ()
+
+    @property
+    def unrepaired(self) -> tuple[Broken, ...]:
+        """The drifted snapshots still stored as they were."""
+        return tuple(d for d in self.drifted if d.game_id not in self.repaired)
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.broken or self.unrepaired)
+
+
+def report_of(checks: Sequence[GameCheck]) -> CheckReport:
+    return CheckReport(
+        len(checks),
+        tuple(Broken(c.game_id, c.broken) for c in checks if c.broken is not None),
+        tuple(Broken(c.game_id, c.drifted) for c in checks if c.drifted is not None),
+        tuple(c.game_id for c in checks if c.repaired),
+        tuple(Broken(c.game_id, c.not_repaired) for c in checks if c.not_repaired is not None),
+    )
 
 
 async def check_games(
-    store: Store, rules: GameRules[State, Action], game_ids: Sequence[int] | None = None
+    store: Store,
+    rules: GameRules[State, Action],
+    game_ids: Sequence[int] | None = None,
+    *,
+    repair: bool = False,
 ) -> CheckReport:
-    """Replay each game's whole log (all dealt games by default), writing nothing."""
+    """Check each game (all dealt games by default), reading through the store's read
+    path; with `repair`, rewrite each snapshot that disagrees with its log."""
     ids = await store.game_ids() if game_ids is None else list(game_ids)
-    broken: list[Broken] = []
-    drifted: list[Broken] = []
-    for game_id in ids:
-        try:
-            checked = await verify(store, rules, game_id)
-        except CorruptGameError as exc:
-            broken.append(Broken(game_id, exc.detail))
-            continue
-        except ServiceError as exc:
-            broken.append(Broken(game_id, exc.message))
-            continue
-        if checked.snapshot_problem is not None:
-            drifted.append(Broken(game_id, f"the snapshot: {checked.snapshot_problem}"))
-    return CheckReport(len(ids), tuple(broken), tuple(drifted))
+    return report_of([await check_game(store, rules, i, repair=repair) for i in ids])
 
 
-async def check_database(path: Path, out: TextIO) -> int:
-    """`python -m bot check`: one line per broken game, then a summary; 1 if any is
-    broken (or the database cannot be opened), else 0."""
+async def check_database(
+    path: Path, out: TextIO, *, sample: int | None = None, rng: random.Random | None = None
+) -> int:
+    """`python -m bot check`: one line per broken or repaired game, then a summary; 1 if
+    any is broken, or has a drifted snapshot that could not be repaired (or the
+    database cannot be opened), else 0. Reads on a read-only connection; a writable
+    store is opened only to repair the drifted snapshots found."""
+    rules = MOUNTAIN_KING
     try:
         async with SqliteStore(path, read_only=True) as store:
-            report = await check_games(store, MOUNTAIN_KING)
+            stored = await store.game_ids()
+            ids = stored
+            if sample is not None:
+                ids = sorted((rng or random.Random()).sample(stored, min(sample, len(stored))))
+            checks = [await check_game(store, rules, i) for i in ids]
     except StoreError as exc:
         print(f"check: {exc}", file=out)
         return 1
-    for game in report.broken:
-        print(f"game {game.game_id}: BROKEN: {game.reason}", file=out)
-    for game in report.drifted:
-        print(f"game {game.game_id}: repairable: {game.reason}", file=out)
-    print(
-        f"{report.checked} games checked: {len(report.broken)} broken,"
-        f" {len(report.drifted)} with a snapshot the bot will rebuild from the log.",
-        file=out,
-    )
-    return 1 if report.broken else 0
+    checks = await repair_drifted(path, rules, checks)
+    report = report_of(checks)
+    lines = {c.game_id: line_of(c) for c in checks}
+    for game_id in sorted(lines):
+        if lines[game_id]:
+            print(lines[game_id], file=out)
+    counted = f"{report.checked} games checked"
+    if sample is not None:
+        counted += f" (chosen at random of {len(stored)})"
+    parts = [f"{len(report.broken)} broken"]
+    if report.repaired:
+        parts.append(f"{len(report.repaired)} with a snapshot rebuilt from the log")
+    if report.unrepaired:
+        parts.append(f"{len(report.unrepaired)} with a snapshot that disagrees with the log")
+    print(f"{counted}: {', '.join(parts)}.", file=out)
+    return 1 if report.failed else 0
+
+
+async def repair_drifted(
+    path: Path, rules: GameRules[State, Action], checks: list[GameCheck]
+) -> list[GameCheck]:
+    """Check again, with repair, each game whose snapshot disagreed with its log, in a
+    writable store opened for that alone (when it cannot be: each says why)."""
+    drifted = [c.game_id for c in checks if c.drifted is not None and c.broken is None]
+    if not drifted:
+        return checks
+    again: dict[int, GameCheck] = {}
+    try:
+        async with SqliteStore(path) as store:
+            for game_id in drifted:
+                again[game_id] = await check_game(store, rules, game_id, repair=True)
+    except StoreError as exc:
+        why = (
+            f"the database cannot be written ({exc}); run the check again where it can"
+            " be (the bot's own user, the bot running or not): it rewrites the snapshot"
+            " from the log"
+        )
+        for c in checks:
+            if c.game_id in drifted and c.game_id not in again:
+                again[c.game_id] = GameCheck(c.game_id, drifted=c.drifted, not_repaired=why)
+    return [again.get(c.game_id, c) for c in checks]
+
+
+def line_of(check: GameCheck) -> str | None:
+    """The check's line for one game (None: nothing to say)."""
+    if check.broken is not None:
+        return f"game {check.game_id}: BROKEN: {check.broken}"
+    if check.repaired:
+        return f"game {check.game_id}: REPAIRED: {check.drifted}; rewritten from the log"
+    if check.drifted is not None:
+        why = check.not_repaired or "not repaired"
+        return f"game {check.game_id}: NOT REPAIRED: {check.drifted}; {why}"
+    return None
 
 
 async def backup_database(path: Path, target: Path) -> None:
-    """`python -m bot backup PATH`: a consistent copy of the database in a new file."""
+    """`python -m bot backup PATH`: a consistent copy of the database in a new file; a
+    `StoreError` of one sentence when the target will not do or the copy fails."""
+    problem = backup_target_problem(target)
+    if problem is not None:
+        raise StoreError(problem)
     async with SqliteStore(path, read_only=True) as store:
-        await store.backup(target)
+        try:
+            await store.backup(target)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(f"the copy to {target} failed ({exc}).") from exc
+
+
+def backup_target_problem(target: Path) -> str | None:
+    """Why a backup cannot be written to `target` (None: it may be tried): it exists,
+    its folder does not, or the path cannot hold a database."""
+    if target.exists() or target.is_symlink():
+        return f"{target} already exists; choose a new file for the backup."
+    folder = target.parent
+    if not folder.exists():
+        return (
+            f"The folder {folder} does not exist; create it or choose another place for the backup."
+        )
+    problem = database_path_problem(target)
+    if problem is not None:
+        return f"{target} cannot hold the backup: {problem}."
+    return None
 
 
 def backup_file(folder: Path, now: datetime) -> Path:
@@ -151,35 +251,82 @@ async def check_sample(
     size: int = SAMPLE_SIZE,
     rng: random.Random | None = None,
 ) -> CheckReport:
-    """Check a random sample of the stored games and log each broken one (the bot
-    does this in the background at start-up)."""
+    """Check a random sample of the stored games, log each broken one and repair each
+    snapshot that disagrees with its log (the bot does this in the background at
+    start-up: the reads beside the writer, a repair one short write)."""
     ids = await store.game_ids()
     sample = (rng or random.Random()).sample(ids, min(size, len(ids)))
-    report = await check_games(store, rules, sorted(sample))
+    report = await check_games(store, rules, sorted(sample), repair=True)
     for game in report.broken:
         log.error("game %s: the stored record is broken: %s", game.game_id, game.reason)
     for game in report.drifted:
-        log.warning("game %s: %s (the next load rebuilds it)", game.game_id, game.reason)
+        if game.game_id in report.repaired:
+            log.warning("game %s: %s; rebuilt from the log", game.game_id, game.reason)
+    for game in report.not_repaired:
+        log.error("game %s: the snapshot disagrees with the log: %s", game.game_id, game.reason)
     log.info(
-        "checked %d of %d games at start-up: %d broken",
+        "checked %d of %d games at start-up: %d broken, %d snapshots rebuilt",
         report.checked,
         len(ids),
         len(report.broken),
+        len(report.repaired),
     )
     return report
 
 
-def command(args: Sequence[str], out: TextIO = sys.stdout) -> int:
-    """`python -m bot <command>`: the exit status."""
+def check_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m bot check",
+        description="Replay every stored game (or a random sample), report broken ones and"
+        " rewrite each snapshot that disagrees with its log from the log.",
+    )
+    p.add_argument(
+        "--sample",
+        metavar="N",
+        type=positive,
+        help="check N games chosen at random instead of all of them",
+    )
+    return p
+
+
+def positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise ValueError(text)
+    return value
+
+
+def command(args: Sequence[str], out: TextIO | None = None) -> int:
+    """`python -m bot <command>`: the exit status (reports go to `out`, by default
+    stdout). Whatever fails, a bad path or a database that cannot be read, is one line,
+    never a traceback."""
+    out = out or sys.stdout
     name, rest = args[0], list(args[1:])
     if name in ("-h", "--help", "help"):
         print(USAGE, file=out)
         return 0
     # the tools print their own sentences; the rebuild's log lines would repeat them
     logging.getLogger().addHandler(logging.NullHandler())
+    try:
+        return run_command(name, rest, out)
+    except (StoreError, OSError, sqlite3.Error) as exc:
+        print(f"{name}: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # a last resort: still one line for the host
+        print(f"{name}: failed ({type(exc).__name__}: {exc}).", file=sys.stderr)
+        return 1
+
+
+def run_command(name: str, rest: list[str], out: TextIO) -> int:
     if name == "migrate":
         return moving.command(rest, out)
-    if not (name == "check" and not rest) and not (name == "backup" and len(rest) == 1):
+    sample: int | None = None
+    if name == "check":
+        try:
+            sample = check_parser().parse_args(rest).sample
+        except SystemExit as exc:  # argparse printed the help, or why the arguments are bad
+            return 0 if exc.code == 0 else 2
+    elif name != "backup" or len(rest) != 1:
         print(USAGE, file=sys.stderr)
         return 2
     settings = settings_for(name)
@@ -195,12 +342,8 @@ def command(args: Sequence[str], out: TextIO = sys.stdout) -> int:
         return 2
     path = settings.database_path
     if name == "check":
-        return asyncio.run(check_database(path, out))
+        return asyncio.run(check_database(path, out, sample=sample))
     target = Path(rest[0])
-    try:
-        asyncio.run(backup_database(path, target))
-    except (StoreError, OSError) as exc:
-        print(f"backup: {exc}", file=sys.stderr)
-        return 1
+    asyncio.run(backup_database(path, target))
     print(f"Backed up {path} to {target}.", file=out)
     return 0

@@ -9,9 +9,11 @@ Reads the SQLite file `DATABASE_PATH` (or `--from PATH`) and never writes to it:
 copy is taken from a private snapshot of it (bot/store/transfer.py). Every table moves
 (but the scheduler's duty leases), in one transaction. Then every game is checked in
 PostgreSQL: its log, seats and snapshot must equal the SQLite file's, and its whole log
-must replay (chain values checked) to the state its latest snapshot holds. One line
-per problem, then a summary; exit status 1 if any game is broken or differs, 0 when
-every game is as it was.
+must replay (chain values checked) to the state its latest snapshot holds, by the
+check `python -m bot check` makes (`check_game` in bot/service/loading.py): a snapshot
+that disagrees with a sound log is rewritten from the log in PostgreSQL. One line per
+problem, then a summary; exit status 1 if any game is broken or differs (or a
+snapshot could not be rewritten), 0 when every game is as it was.
 
 A target that already holds rows is refused untouched, unless `--replace` asks to
 delete what it holds first (a second try after a failed or outdated move).
@@ -32,8 +34,8 @@ from typing import TextIO
 
 import asyncpg
 
-from bot.service import MOUNTAIN_KING, CorruptGameError, GameRules, ServiceError
-from bot.service.loading import verify
+from bot.service import MOUNTAIN_KING, GameRules
+from bot.service.loading import GameCheck, check_game
 from bot.settings import settings_for
 from bot.store import LATEST_VERSION, SnapshotRecord, SqliteStore, Store, StoreError
 from bot.store.postgres import PostgresStore, redact
@@ -55,12 +57,14 @@ class MoveReport:
     broken: int = 0
     inherited: int = 0
     differing: int = 0
-    repairable: int = 0
+    # snapshots that disagreed with a sound log, rewritten from it in PostgreSQL
+    repaired: int = 0
+    not_repaired: int = 0
     mismatched_tables: int = 0
 
     @property
     def failed(self) -> bool:
-        return bool(self.broken or self.differing or self.mismatched_tables)
+        return bool(self.broken or self.differing or self.not_repaired or self.mismatched_tables)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -128,7 +132,7 @@ async def migrate_database(
                 report = MoveReport(problems=list(notes))
                 try:
                     await compare_tables(copy, target, copied, report)
-                    await check_games(before, target, rules, report)
+                    await check_copies(before, target, rules, report)
                 except (asyncpg.PostgresError, OSError) as exc:
                     raise StoreError(
                         f"The check of the copy failed ({exc}). The copy stays in {where}:"
@@ -162,8 +166,10 @@ def summary(report: MoveReport) -> str:
     if report.broken:
         already = f", {report.inherited} of them already in the SQLite file"
         parts.append(f"{report.broken} broken{already if report.inherited else ''}")
-    if report.repairable:
-        parts.append(f"{report.repairable} with a snapshot the bot will rebuild from the log")
+    if report.repaired:
+        parts.append(f"{report.repaired} with a snapshot rebuilt from the log")
+    if report.not_repaired:
+        parts.append(f"{report.not_repaired} with a snapshot that disagrees with the log")
     if report.mismatched_tables:
         parts.append(f"{report.mismatched_tables} tables with a different number of rows")
     return f"Checked {report.games} games in PostgreSQL by replaying each log: {', '.join(parts)}."
@@ -188,10 +194,11 @@ async def compare_tables(
             )
 
 
-async def check_games(
+async def check_copies(
     before: Store, after: Store, rules: GameRules[State, Action], report: MoveReport
 ) -> None:
-    """Each game (open ones too) as stored on both sides, then replayed in PostgreSQL."""
+    """Each game (open ones too) as stored on both sides, then checked in PostgreSQL
+    (replayed, a drifted snapshot rewritten from the log there)."""
     for game_id in await before.game_ids(started=False):
         report.games += 1
         log = await after.actions(game_id)
@@ -203,18 +210,33 @@ async def check_games(
                 f"game {game_id}: the copy differs from the SQLite file: {difference}"
             )
             continue
-        problem = await _replay_problem(after, rules, game_id)
-        if problem is None:
+        checked = await check_game(after, rules, game_id, repair=True)
+        if checked.broken is None:
+            _note_snapshot(checked, report)
             continue
-        if problem.startswith("repairable: "):
-            report.repairable += 1
-            report.problems.append(f"game {game_id}: {problem} (the bot rebuilds it)")
-            continue
+        problem = checked.broken
         report.broken += 1
-        if await _replay_problem(before, rules, game_id) == problem:
+        if (await check_game(before, rules, game_id)).broken == problem:
             report.inherited += 1
             problem += " (so it is in the SQLite file: copied as it was)"
         report.problems.append(f"game {game_id}: BROKEN: {problem}")
+
+
+def _note_snapshot(checked: GameCheck, report: MoveReport) -> None:
+    """A snapshot that disagreed with a sound log: rewritten in PostgreSQL, or not."""
+    if checked.drifted is None:
+        return
+    if checked.repaired:
+        report.repaired += 1
+        report.problems.append(
+            f"game {checked.game_id}: REPAIRED: {checked.drifted}; rewritten from the log"
+            " in PostgreSQL"
+        )
+    else:
+        report.not_repaired += 1
+        report.problems.append(
+            f"game {checked.game_id}: NOT REPAIRED: {checked.drifted}; {checked.not_repaired}"
+        )
 
 
 async def _difference(before: Store, after: Store, game_id: int) -> str | None:
@@ -239,22 +261,6 @@ async def _difference(before: Store, after: Store, game_id: int) -> str | None:
 
 def _fields(snapshot: SnapshotRecord | None) -> tuple[object, ...] | None:
     return None if snapshot is None else astuple(snapshot)
-
-
-async def _replay_problem(
-    store: Store, rules: GameRules[State, Action], game_id: int
-) -> str | None:
-    """Why the game does not replay to its snapshot's state in `store` (None: it does;
-    "repairable: ..." for a snapshot the bot rebuilds from a sound log)."""
-    try:
-        checked = await verify(store, rules, game_id)
-    except CorruptGameError as exc:
-        return exc.detail
-    except ServiceError as exc:
-        return exc.message
-    if checked.snapshot_problem is not None:
-        return f"repairable: the snapshot: {checked.snapshot_problem}"
-    return None
 
 
 def _user_version(path: Path) -> int:
