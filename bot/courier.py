@@ -235,6 +235,8 @@ class Courier:
         if sending:
             await self.service.outbox.trying(sending)
         held = False
+        # the game's record and seats, read once for the pass (not for every message)
+        infos: dict[int, GameInfo] = {}
         for number, item in enumerate(sending):
             private = item.payload.kind == "reply"
             if held and not private:
@@ -245,17 +247,19 @@ class Courier:
                 report.held += [i.id for i in sending[number:]]
                 break
             claim = renewed
-            if await self._deliver_one(item, claim):
+            if await self._deliver_one(item, claim, infos):
                 report.delivered.append(item.id)
             else:
                 report.failed.append(item.id)
                 held = held or not private
         return report
 
-    async def _deliver_one(self, item: Owed, claim: DutyClaim) -> bool:
+    async def _deliver_one(self, item: Owed, claim: DutyClaim, infos: dict[int, GameInfo]) -> bool:
         maker = self.makers.get(item.payload.kind)
         try:
-            info = item.fresh.info if item.fresh else await self.service.info(item.game_id)
+            info = item.fresh.info if item.fresh else infos.get(item.game_id)
+            if info is None:
+                info = infos[item.game_id] = await self.service.info(item.game_id)
             if maker is None:
                 raise RuntimeError(f"no maker for {item.payload.kind} messages")
             outgoing = await maker(item, info)
