@@ -19,6 +19,7 @@ import inspect
 import random
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,9 @@ import pytest
 from bot_harness import open_game, running_bot, set_up
 
 from bot.client import MountainBot
+from bot.courier import Outgoing
 from bot.features import turn as turn_feature
+from bot.service import GameInfo, Owed
 from rules.legal import kind_available
 from rules.selfplay import random_action
 from rules.steps import seats_to_act
@@ -134,6 +137,15 @@ async def test_one_end_of_turn_handed_to_a_human_costs_few_store_calls_and_one_r
             for e in await bot.service.store.turn_actions(game_id, seat)
         )
         tally = watch(bot, monkeypatch)
+        made: list[tuple[Owed, Outgoing | None]] = []
+        make_post = bot.courier.makers["turn"]
+
+        async def turn_post(owed: Owed, game: GameInfo) -> Outgoing | None:
+            outgoing = await make_post(owed, game)
+            made.append((owed, outgoing))
+            return outgoing
+
+        bot.courier.makers["turn"] = turn_post
         before = len(thread.history())
         tally.counting = True
         result = await by_seat[seat].slash(thread, "mk end")
@@ -150,3 +162,21 @@ async def test_one_end_of_turn_handed_to_a_human_costs_few_store_calls_and_one_r
         print(tally.report())
         assert tally.store.total() <= MOST_STORE_CALLS, tally.report()
         assert tally.rebuilds.total() <= MOST_REBUILDS, tally.report()
+        # the post was made from the game as the act left it; made from the store (as a
+        # retry or a restart makes it) once the game has moved on, it is the same post:
+        # the same words, call and images, the board as it was at its version
+        [(owed, outgoing)] = made
+        assert owed.fresh is not None and outgoing is not None
+        action = random_action(after, next_seat, rng)
+        while str(action) == "end":
+            action = random_action(after, next_seat, rng)
+        played = await by_seat[next_seat].slash(thread, "mk act", action=str(action))
+        assert played.acknowledged
+        moved = await bot.service.load(game_id)
+        assert moved.seq == owed.record.seq + 1 and moved.state is not None
+        assert seats_to_act(moved.state) == [next_seat], "the next player's turn goes on"
+        again = await make_post(replace(owed, fresh=None), await bot.service.info(game_id))
+        assert again is not None
+        assert again.content == outgoing.content
+        assert again.mentions.users == outgoing.mentions.users
+        assert again.files == outgoing.files
