@@ -14,6 +14,13 @@ every scheduler round (for all games; at start-up for everything still owed).
   background (`deliver_later`), which it starts once its player has their answer: the
   answer to a game's last action comes as fast as any other. Left, the message is still
   owed and stored; a crash before it went out leaves it to the next start-up.
+- Little back and forth: the command that acted hands the courier the game as its
+  change stored it (`Fresh`: record, seats, the state at its version, the seats it
+  awaits, its owed rows), and the messages that change owed are made from it: no
+  second read of the game, no second rebuild of the state for the turn post. The rows
+  owed are still read, so an earlier message of the game still owed goes first; every
+  other delivery (a retry, another process, after a restart) reads the store. A game's
+  record and seats are read once per pass, not once per message.
 - No doubles: a delivery is recorded as begun before it is sent, and every channel
   message carries a stable nonce (Discord drops a second create with the same nonce
   for a few minutes). A message whose earlier delivery began but was never marked is
