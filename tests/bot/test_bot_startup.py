@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import random
 import re
 import socket
@@ -27,6 +28,7 @@ from process_harness import BotProcess, _die_with_parent
 from pydantic import ValidationError
 from wire_game import ALICE
 
+import bot.__main__ as bot_main
 from bot.__main__ import RECONNECT, OneLineReconnect, backoff, point_at
 from bot.app import create_bot
 from bot.client import MountainBot
@@ -90,33 +92,73 @@ async def run_to_exit(env: dict[str, str], cwd: Path, timeout: float = 60) -> tu
     return proc.returncode, out.decode(errors="replace")
 
 
-def bad_settings(tmp_path: Path) -> list[tuple[str, str, str]]:
+# settings the bot refuses as it reads them (before it logs, opens or reaches anything)
+BAD_VALUES = [
+    ("LOG_LEVEL", "verbose", "must be one of DEBUG, INFO"),
+    ("REMINDER_HOURS", "abc", "valid number"),
+    ("REMINDER_HOURS", "-1", "greater than 0"),
+    ("REMINDER_HOURS", "inf", ""),
+    ("INACTIVITY_REMINDERS", "many", "valid integer"),
+    ("DEV_GUILD_ID", "my-server", "valid integer"),
+    ("DISCORD_RETRY_SECONDS", "0", "greater than 0"),
+]
+
+
+def bad_paths(tmp_path: Path) -> list[tuple[str, str, str]]:
+    """Database paths the bot finds it cannot use when it opens the database."""
     a_file = tmp_path / "a-file"
     a_file.write_text("not a folder")
     return [
-        ("LOG_LEVEL", "verbose", "must be one of DEBUG, INFO"),
-        ("REMINDER_HOURS", "abc", "valid number"),
-        ("REMINDER_HOURS", "-1", "greater than 0"),
-        ("REMINDER_HOURS", "inf", ""),
-        ("INACTIVITY_REMINDERS", "many", "valid integer"),
-        ("DEV_GUILD_ID", "my-server", "valid integer"),
-        ("DISCORD_RETRY_SECONDS", "0", "greater than 0"),
         ("DATABASE_PATH", str(tmp_path), "folder, not a file"),
         ("DATABASE_PATH", "/proc/mountain-king/db.sqlite3", "/proc"),
         ("DATABASE_PATH", str(a_file / "db.sqlite3"), f"goes through {a_file}, which is a file"),
     ]
 
 
-@pytest.mark.parametrize("case", range(10))
-async def test_a_bad_setting_is_one_line_naming_it(tmp_path: Path, case: int) -> None:
-    name, value, words = bad_settings(tmp_path)[case]
-    code, output = await run_to_exit(environment(tmp_path, **{name: value}), rundir(tmp_path))
+def assert_one_line_naming(name: str, words: str, code: int, output: str) -> None:
     assert code != 0, output
     assert "Traceback" not in output, output
     assert TOKEN not in output
     (line,) = lines(output)
     assert line.startswith(f"{name} is "), line
     assert words in line, line
+
+
+@pytest.mark.parametrize("case", range(len(BAD_VALUES)))
+def test_a_bad_setting_is_one_line_naming_it(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    case: int,
+) -> None:
+    """What `python -m bot` runs (`bot.__main__.start`), in this process with the
+    environment the process would have: a value is refused as the settings are read.
+    (A process costs about 2 s of CPU to import the bot; the bad paths below and
+    `test_every_bad_setting_gets_its_own_line` run as processes.)"""
+    name, value, words = BAD_VALUES[case]
+    env = environment(tmp_path, **{name: value})
+    for variable in list(os.environ):
+        monkeypatch.delenv(variable)
+    for variable, setting in env.items():
+        monkeypatch.setenv(variable, setting)
+    monkeypatch.chdir(rundir(tmp_path))
+
+    async def accepted(*args: object, **kwargs: object) -> None:
+        raise AssertionError(f"{name}={value!r} was accepted: the bot went on to start")
+
+    monkeypatch.setattr(bot_main, "run", accepted)
+    code = bot_main.start()
+    out = capsys.readouterr()
+    assert_one_line_naming(name, words, code, out.out + out.err)
+
+
+@pytest.mark.parametrize("case", range(3))
+async def test_a_database_path_the_bot_cannot_use_is_one_line_naming_it(
+    tmp_path: Path, case: int
+) -> None:
+    name, value, words = bad_paths(tmp_path)[case]
+    code, output = await run_to_exit(environment(tmp_path, **{name: value}), rundir(tmp_path))
+    assert_one_line_naming(name, words, code, output)
 
 
 async def test_every_bad_setting_gets_its_own_line(tmp_path: Path) -> None:
