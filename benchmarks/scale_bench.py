@@ -45,7 +45,10 @@ take hours):
    (deadline in 11 hours), and a quarter of the players a daily digest due later today.
    Players (ids shared: each plays in about as many games as a game has seats) and
    threads are new for each game; payloads of delivered messages are the template's,
-   verbatim. Rows go in with plain SQL (executemany, one transaction).
+   verbatim. Interaction ids are Discord snowflakes of their time and outbox ids grow
+   with time across games, and the rows go in in the order of time (plain SQL,
+   executemany, one transaction), so each table's B-tree has the shape the bot's own
+   appends give it (old answers at one end, as the prune finds them).
 3. A sample of the clones is checked through the service (`bot.maintenance.check_games`:
    whole-log replay, chain and digest) and loaded, and a few play their next move.
 
@@ -112,7 +115,10 @@ GUILDS = 300
 # interaction ids of the benchmark's own acts, far above the clones'
 OWN_INTERACTIONS = 10**13
 MESSAGE_IDS = 10**15
-FLUSH_EVERY = 250  # games per executemany round while cloning
+# the cloned outbox's ids: milliseconds since ID_BASE_MS, then the game, then a count
+ID_BASE_MS = int((time.time() - 90 * 86400) * 1000)
+GAME_SLOTS = 2**20
+DISCORD_EPOCH_MS = 1_420_070_400_000
 # games acting through the service while the prune runs
 ACTORS = 16
 
@@ -317,9 +323,9 @@ INSERTS = {
     " interaction_id, story, ends_turn, chain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     "snapshots": "INSERT INTO snapshots (game_id, seq, state, chain, digest)"
     " VALUES (?, ?, ?, ?, ?)",
-    "outbox": "INSERT INTO outbox (game_id, seq, kind, payload, created_at, due_at, attempts,"
-    " tried_at, last_error, delivered_at, channel_id, message_id)"
-    " VALUES (?, ?, ?, ?, ?, ?, 0, ?, NULL, ?, ?, ?)",
+    "outbox": "INSERT INTO outbox (id, game_id, seq, kind, payload, created_at, due_at,"
+    " attempts, tried_at, last_error, delivered_at, channel_id, message_id)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, NULL, ?, ?, ?)",
     "interactions": "INSERT INTO interactions (interaction_id, game_id, seq, result,"
     " created_at) VALUES (?, ?, ?, ?, ?)",
     "reminders": "INSERT INTO reminders (game_id, seat, waiting_since, next_at, missed,"
@@ -327,6 +333,11 @@ INSERTS = {
     "votes": "INSERT INTO votes (game_id, seat, turn_since, opened_at, deadline, status)"
     " VALUES (?, ?, ?, ?, ?, 'open')",
 }
+
+
+def snowflake(at: float, low: int) -> int:
+    """A Discord id of the time `at` (interaction ids grow with time)."""
+    return ((int(at * 1000) - DISCORD_EPOCH_MS) << 22) | (low & (2**22 - 1))
 
 
 def clone_rows(plan: Plan, rows: Rows, pool: int, now: float, messages: Iterator[int]) -> None:
@@ -374,7 +385,7 @@ def clone_rows(plan: Plan, rows: Rows, pool: int, now: float, messages: Iterator
         seq = a["seq"]
         chain = next_chain(chain, seq, a["seat"], a["notation"])
         answer = t.interactions.get(seq) if a["interaction_id"] is not None else None
-        iid = None if answer is None else gid * 10_000 + seq
+        iid = None if answer is None else snowflake(answer["created_at"] + shift, gid)
         rows.actions.append(
             (
                 gid,
@@ -397,14 +408,22 @@ def clone_rows(plan: Plan, rows: Rows, pool: int, now: float, messages: Iterator
     rows.snapshots.append(
         (gid, cut, position.state, chain, state_digest(cut, chain, position.state))
     )
+    same = 0
+    previous = None
     for o in t.outbox:
         if o["seq"] > cut:
             break
         created = o["created_at"] + shift
+        # ids in the order of time across games, as the outbox's own ids grow
+        same = same + 1 if created == previous else 0
+        previous = created
+        assert same < 8 and gid < GAME_SLOTS
+        owed_id = ((int(created * 1000) - ID_BASE_MS) * GAME_SLOTS + gid) * 8 + same
         delivered = created + 1.0
         private = o["kind"] == "reply"
         rows.outbox.append(
             (
+                owed_id,
                 gid,
                 o["seq"],
                 o["kind"],
@@ -436,12 +455,17 @@ def write_clones(path: Path, plans: Sequence[Plan], pool: int, *, digests: bool)
     db.execute("PRAGMA synchronous = OFF")
     db.execute("BEGIN")
     messages = itertools.count(MESSAGE_IDS)
-    for start in range(0, len(plans), FLUSH_EVERY):
-        rows = Rows()
-        for plan in plans[start : start + FLUSH_EVERY]:
-            clone_rows(plan, rows, pool, now, messages)
-        for table, statement in INSERTS.items():
-            db.executemany(statement, getattr(rows, table))
+    rows = Rows()
+    for plan in plans:
+        clone_rows(plan, rows, pool, now, messages)
+    # in the order of time across games, as the bot appends them (each table's B-tree
+    # then has the shape of a real one's: the log's keys by game, in random order; the
+    # outbox and interactions by time, at the end)
+    rows.actions.sort(key=lambda r: r[4])
+    rows.interactions.sort(key=lambda r: r[4])
+    rows.outbox.sort(key=lambda r: r[0])
+    for table, statement in INSERTS.items():
+        db.executemany(statement, getattr(rows, table))
     if digests:
         rng = random.Random(5)
         db.executemany(
@@ -653,8 +677,26 @@ async def measure_prune(
 
     old_answers, delivered = counts()
     quiet, _, _ = await run(None)
+    wal = path.with_name(path.name + "-wal")
+    peak = 0
+
+    async def prune_watching_the_wal() -> int:
+        """The prune, with the size of the WAL file looked at every 20 ms meanwhile."""
+        nonlocal peak
+        task = asyncio.create_task(scheduler.prune())
+        while not task.done():
+            with contextlib.suppress(OSError):
+                peak = max(peak, wal.stat().st_size)
+            await asyncio.sleep(0.02)
+        return await task
+
+    sent.clear()
     with traced() as seen:
-        busy, pruned, took = await run(scheduler.prune)
+        busy, pruned, took = await run(prune_watching_the_wal)
+    # from one batch's statement to the next: the batch's wait in the writer's queue,
+    # its run and its commit
+    marks = [t for (sql, _), t in zip(seen, sent, strict=False) if "FROM interactions" in sql]
+    gaps = [b - a for a, b in itertools.pairwise(marks)] or [0.0]
     old_after, delivered_after = counts()
     db.close()
     for actor in actors:
@@ -663,7 +705,9 @@ async def measure_prune(
     print(
         f"prune (Scheduler.prune): {pruned:,} interaction answers older than a day forgotten"
         f" in {took:.2f} s ({old_answers:,} before, {old_after:,} after); delivered outbox"
-        f" rows {delivered:,} before, {delivered_after:,} after"
+        f" rows {delivered:,} before, {delivered_after:,} after; the WAL file peaked at"
+        f" {peak / 2**20:.0f} MiB; one batch to the next: median {ms(statistics.median(gaps))},"
+        f" max {ms(max(gaps))}"
     )
     print(
         f"the longest wait of an act during the prune: {ms(max(busy))} (median"
@@ -679,7 +723,8 @@ async def measure_prune(
 
 @contextlib.contextmanager
 def traced() -> Iterator[list[tuple[str, Any]]]:
-    """Every statement sent through aiosqlite's public Connection.execute* meanwhile."""
+    """Every statement sent through aiosqlite's public Connection.execute* meanwhile
+    (with `sent`, when each was sent)."""
     seen: list[tuple[str, Any]] = []
     names = ("execute", "execute_fetchall", "executemany", "execute_insert")
     originals = {n: getattr(aiosqlite.Connection, n) for n in names}
@@ -692,6 +737,7 @@ def traced() -> Iterator[list[tuple[str, Any]]]:
                 parameters = params
                 params = params[0] if params else ()
             seen.append((sql, params))
+            sent.append(time.perf_counter())
             if parameters is None:
                 return original(self, sql, *args, **kwargs)
             return original(self, sql, parameters, *args, **kwargs)
@@ -702,12 +748,15 @@ def traced() -> Iterator[list[tuple[str, Any]]]:
         setattr(aiosqlite.Connection, name, wrap(original, name == "executemany"))
     try:
         yield seen
+        del sent[len(seen) :]
     finally:
         for name, original in originals.items():
             setattr(aiosqlite.Connection, name, original)
 
 
 ALIASED = re.compile(r"\b(?:FROM|JOIN)\s+(\w+)\s+(?:AS\s+)?(\w+)", re.IGNORECASE)
+# when each statement `traced` saw was sent, in the same order
+sent: list[float] = []
 SKIPPED = re.compile(r"^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|PRAGMA)\b", re.IGNORECASE)
 
 
