@@ -18,6 +18,7 @@ import pytest
 import simcord
 import simcord.interactions
 from PIL import Image
+from simcord.results import to_discord_message
 
 from bot.app import create_bot
 from bot.client import MountainBot
@@ -92,6 +93,21 @@ def table_speaking(
         {m.id: loc for m, loc in zip(members, locales.values(), strict=True) if loc is not None},
     )
     return channel, members
+
+
+def visible_count(env: simcord.Env, thread: Any) -> int:
+    """How many messages `thread.history()` would return, without building them."""
+    stored = env.backend.messages.get(thread.id, {}).values()
+    return sum(1 for m in stored if m.visible_to(None))
+
+
+def history_from(env: simcord.Env, thread: Any, start: int) -> list[discord.Message]:
+    """`thread.history()[start:]`, building only those messages (`history()` builds
+    every message of the thread anew, a deep copy each: a test that reads it after
+    every move of a whole game spends most of its time there)."""
+    stored = sorted(env.backend.messages.get(thread.id, {}).values(), key=lambda m: m.id)
+    visible = [m for m in stored if m.visible_to(None)]
+    return [to_discord_message(env, m) for m in visible[start:]]
 
 
 async def pngs(message: discord.Message) -> list[Image.Image]:

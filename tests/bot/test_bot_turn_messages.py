@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import simcord
-from bot_harness import open_game, running_bot, set_up
+from bot_harness import history_from, open_game, running_bot, set_up, visible_count
 
 from bot.i18n.catalogue import translator_for
 from bot.service.owed import Player, TurnPost
@@ -67,13 +67,13 @@ async def test_every_turn_in_play_is_one_message_calling_only_the_next_player(
                 break
             assert state.phase == "play"
             seat = seats_to_act(state)[0]
-            before = len(thread.history())
+            before = visible_count(env, thread)
             events.clear()
             result = await by_seat[seat].slash(
                 thread, "mk act", action=str(random_action(state, seat, rng))
             )
             assert result.acknowledged
-            posted = thread.history()[before:]
+            posted = history_from(env, thread, before)
             after = (await bot.service.load(game_id)).state
             assert after is not None
             if after.phase == "over":
