@@ -103,8 +103,8 @@ def visible_count(env: simcord.Env, thread: Any) -> int:
 
 def history_from(env: simcord.Env, thread: Any, start: int) -> list[discord.Message]:
     """`thread.history()[start:]`, building only those messages (`history()` builds
-    every message of the thread anew, a deep copy each: a test that reads it after
-    every move of a whole game spends most of its time there)."""
+    every message of the thread anew, a deep copy each: read after every move of a
+    whole game, that is a fifth of the test's time)."""
     stored = sorted(env.backend.messages.get(thread.id, {}).values(), key=lambda m: m.id)
     visible = [m for m in stored if m.visible_to(None)]
     return [to_discord_message(env, m) for m in visible[start:]]
