@@ -203,15 +203,16 @@ OPEN_VOTE = (
 )
 LOCK_VOTE = "SELECT game_id, status FROM votes WHERE id = $1{lock}"
 CLOSE_VOTE = "UPDATE votes SET status = $1, decided_at = $2 WHERE id = $3 AND status = 'open'"
-# open votes to decide: the deadline passed, the game stopped, or the turn is over (no
-# reminder row of the seat since the vote's turn began); through `votes_by_deadline`
+# open votes to decide: the deadline passed, or the turn is over (no reminder row of the
+# seat since the vote's turn began; a game that stops keeps no reminder rows at all);
+# through `votes_by_deadline` and the reminders' key, one statement whatever the votes
 VOTES_DUE = (
     "SELECT "
     + ", ".join(f"v.{c.strip()}" for c in VOTE_COLUMNS.split(","))
-    + " FROM votes v JOIN games g ON g.id = v.game_id WHERE v.status = 'open'"
-    " AND (v.deadline <= $1 OR g.status <> 'active' OR NOT EXISTS (SELECT 1 FROM reminders r"
+    + " FROM votes v WHERE v.status = 'open'"
+    " AND (v.deadline <= $1 OR NOT EXISTS (SELECT 1 FROM reminders r"
     " WHERE r.game_id = v.game_id AND r.seat = v.seat AND r.waiting_since = v.turn_since))"
-    " ORDER BY v.deadline, v.id{skip_locked of v}"
+    " ORDER BY v.deadline, v.id{skip_locked}"
 )
 SET_VOTE_MESSAGE = "UPDATE votes SET channel_id = $1, message_id = $2 WHERE id = $3"
 BALLOTS = (
