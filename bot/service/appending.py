@@ -12,7 +12,7 @@ from datetime import datetime
 
 from bot.service import stories
 from bot.service.errors import GameMovedOnError
-from bot.service.loading import Loaded, corrupt, storage_full
+from bot.service.loading import Loaded, appended, corrupt, storage_full
 from bot.service.notifications import waiting_rows
 from bot.service.outbox import Fresh, Owed
 from bot.service.protocol import A, GameRules, S, StoryData
@@ -169,6 +169,7 @@ async def append(
         raise GameMovedOnError(game.id) from None
     except WriteFaultError as exc:  # no room (or no permission): nothing stored
         raise storage_full(game.id, exc) from exc
+    appended(store, entry)
     if keep is not None:
         stored_game = replace(game, status="over" if over else game.status, updated_at=now)
         people = {s.seat: s.controller_id for s in seats if not s.machine_played}

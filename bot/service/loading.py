@@ -39,7 +39,7 @@ from bot.store import (
     StoreError,
     WriteFaultError,
 )
-from bot.store.integrity import chain_break, genesis, state_digest
+from bot.store.integrity import chain_break, genesis, next_chain, state_digest
 
 # the log entry a player's "undo" leaves: it takes back the entry that stands before it
 UNDO = "undo"
@@ -291,6 +291,19 @@ def remember(store: Store, game_id: int, entries: Sequence[ActionRecord]) -> Non
         known = verified.get(game_id)
         if known is None or known[0] <= entries[-1].seq:
             verified[game_id] = (entries[-1].seq, entries[-1].chain)
+
+
+def appended(store: Store, entry: ActionRecord) -> None:
+    """This process stored `entry` right after the last entry it verified: its chain
+    value follows from that one, so the next load needs no read to verify it (the
+    store computed the same value from the same stored entry)."""
+    verified = _verified(store)
+    known = verified.get(entry.game_id)
+    if entry.seq == 1:
+        known = (0, genesis(entry.game_id))
+    if known is not None and known[0] == entry.seq - 1:
+        chain = next_chain(known[1], entry.seq, entry.seat, entry.notation)
+        verified[entry.game_id] = (entry.seq, chain)
 
 
 def _verified(store: Store) -> dict[int, tuple[int, str]]:

@@ -271,8 +271,9 @@ async def test_a_load_reads_the_whole_log_once_then_only_the_entries_added_since
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The chain below the snapshot costs a whole read of the log at the game's first
-    load in a process, then nothing while the game stands still and one short read
-    after each move."""
+    load in a process, then nothing while the game stands still or after the process's
+    own move (its chain value follows from the one verified), and one short read after
+    another process's move."""
     path = tmp_path / "g.db"
     async with open_service(path) as service:
         info, played = await game_in_play(service, moves=10)
@@ -292,12 +293,18 @@ async def test_a_load_reads_the_whole_log_once_then_only_the_entries_added_since
         await service.load(info.id)
         await service.view(info.id, None)
         assert reads == [played]  # nothing new: nothing read
-        move = record_for(info).moves[played]
+        moves = record_for(info).moves
+        move = moves[played]
         reads.clear()
         await service.act(info.id, user_of(info, move.seat), move.action)
         reads.clear()
         await service.load(info.id)
-        assert reads == [2]  # the last entry verified and the new one
+        assert reads == []  # its own move: nothing read
+        async with open_service(path) as other:
+            move = moves[played + 1]
+            await other.act(info.id, user_of(info, move.seat), move.action)
+        await service.load(info.id)
+        assert reads == [2]  # another's move: the last entry verified and the new one
 
 
 # --- 3. the host's tools: a bad path is one line ------------------------------------------
