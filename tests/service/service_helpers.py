@@ -223,3 +223,15 @@ async def play_moves(
 def raw(path: Path) -> sqlite3.Connection:
     """A plain sqlite3 connection, for tests that damage or inspect rows directly."""
     return sqlite3.connect(path, isolation_level=None)
+
+
+async def game_in_play(service: Service, moves: int = 14) -> tuple[GameInfo, int]:
+    """A 2-player game past the draft and gates, at a seat's own turn: (game, moves)."""
+    info = await started_game(service, players=2)
+    for played, move in enumerate(record_for(info).moves, start=1):
+        await play_moves(service, info, [move])
+        state = (await service.load(info.id)).state
+        assert state is not None
+        if played >= moves and state.phase == "play" and state.current_seat is not None:
+            return info, played
+    raise AssertionError("the record never reached a turn")  # pragma: no cover

@@ -23,6 +23,7 @@ from service_checks import check_game
 from service_helpers import (
     Service,
     current_backend,
+    game_in_play,
     open_service,
     play_moves,
     raw,
@@ -37,18 +38,6 @@ from bot.service import MOUNTAIN_KING, CorruptGameError, GameInfo
 from bot.store import SnapshotRecord
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-async def game_in_play(service: Service, moves: int = 14) -> tuple[GameInfo, int]:
-    """A 2-player game past the draft and gates, at a seat's own turn: (game, moves)."""
-    info = await started_game(service, players=2)
-    for played, move in enumerate(record_for(info).moves, start=1):
-        await play_moves(service, info, [move])
-        state = (await service.load(info.id)).state
-        assert state is not None
-        if played >= moves and state.phase == "play" and state.current_seat is not None:
-            return info, played
-    raise AssertionError("the record never reached a turn")  # pragma: no cover
 
 
 async def drift(service: Service, info: GameInfo, played: int) -> tuple[int, str]:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from service_checks import check_game, rebuild_snapshot
 from service_helpers import (
-    Service,
+    game_in_play,
     open_service,
     play_moves,
     raw,
@@ -32,19 +32,6 @@ from bot.store.integrity import genesis, next_chain
 from rules.errors import RulesError
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-async def game_in_play(service: Service, moves: int = 14) -> tuple[GameInfo, int]:
-    """A 2-player game past the draft and gates, at a seat's own turn: (game, moves)."""
-    info = await started_game(service, players=2)
-    record = record_for(info)
-    for played, move in enumerate(record.moves, start=1):
-        await play_moves(service, info, [move])
-        state = (await service.load(info.id)).state
-        assert state is not None
-        if played >= moves and state.phase == "play" and state.current_seat is not None:
-            return info, played
-    raise AssertionError("the record never reached a turn")  # pragma: no cover
 
 
 def log_of(path: Path, game_id: int) -> list[tuple[int, int, str, str]]:
