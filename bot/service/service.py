@@ -402,16 +402,7 @@ class GameService(Generic[S, A]):
             told = self.rules.describe(before, seat.seat, taken)
             story = stories.took_back(told)
             commit = Commit(state, before, seat, user_id, UNDO, story, (), last.notation, told)
-            return await append(
-                self.store,
-                self.rules,
-                self._clock(),
-                loaded,
-                commit,
-                interaction_id,
-                reply_to,
-                keep,
-            )
+            return await self._append(loaded, commit, interaction_id, reply_to, keep)
 
     async def seat_version(self, game_id: int, seat: int) -> int:
         """The version of one seat's own moves: the number of the log's last entry by
@@ -586,6 +577,26 @@ class GameService(Generic[S, A]):
 
     # --- private helpers -------------------------------------------------------------
 
+    async def _append(
+        self,
+        loaded: Loaded[S],
+        commit: Commit[S],
+        interaction_id: int | None,
+        reply_to: ReplyTo | None,
+        keep: Keep[S] | None,
+    ) -> ActResult:
+        """Store the commit on the game as loaded (`appending.append`) at the clock's now."""
+        return await append(
+            self.store,
+            self.rules,
+            self._clock(),
+            loaded,
+            commit,
+            interaction_id,
+            reply_to,
+            keep,
+        )
+
     def _new_seed(self) -> int:
         if self._rng is not None:
             return self._rng.randrange(SEED_LIMIT)
@@ -633,16 +644,7 @@ class GameService(Generic[S, A]):
                 if reply_to is not None:
                     # this process answers the player itself (see `ReplyTo.answered_by`)
                     reply_to = replace(reply_to, answered_by=self.duties.owner)
-                return await append(
-                    self.store,
-                    self.rules,
-                    self._clock(),
-                    loaded,
-                    commit,
-                    interaction_id,
-                    reply_to,
-                    keep,
-                )
+                return await self._append(loaded, commit, interaction_id, reply_to, keep)
             except (ServiceError, ValueError):
                 # A retried interaction whose action is stored (perhaps by another
                 # process) is refused by the game as it is now (not your turn, the game

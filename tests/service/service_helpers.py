@@ -8,16 +8,20 @@ Tests in this folder import these as `from service_helpers import ...` (like
 from __future__ import annotations
 
 import json
+import os
 import random
+import shutil
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+import subprocess
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pytest
 from pg_server import PgServer
 
 from bot.service import MOUNTAIN_KING, GameInfo, GameService
@@ -235,3 +239,24 @@ async def game_in_play(service: Service, moves: int = 14) -> tuple[GameInfo, int
         if played >= moves and state.phase == "play" and state.current_seat is not None:
             return info, played
     raise AssertionError("the record never reached a turn")  # pragma: no cover
+
+
+@contextmanager
+def read_only(path: Path) -> Iterator[None]:
+    """Make a file or folder read-only for this process (root ignores permissions:
+    then the immutable attribute, if the file system has it)."""
+    if os.geteuid() != 0:
+        mode = path.stat().st_mode
+        path.chmod(0o555 if path.is_dir() else 0o444)
+        try:
+            yield
+        finally:
+            path.chmod(mode)
+        return
+    chattr = shutil.which("chattr")
+    if chattr is None or subprocess.run([chattr, "+i", str(path)], check=False).returncode:
+        pytest.skip("running as root without chattr: cannot make a file read-only")
+    try:
+        yield
+    finally:
+        subprocess.run([chattr, "-i", str(path)], check=True)

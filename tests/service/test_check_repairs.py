@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +25,7 @@ from service_helpers import (
     open_service,
     play_moves,
     raw,
+    read_only,
     record_for,
     started_game,
     user_of,
@@ -85,27 +84,6 @@ def run_bot(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
         timeout=120,
         check=False,
     )
-
-
-@contextmanager
-def immutable(path: Path) -> Iterator[None]:
-    """Make a file read-only for this process (root ignores permissions: then the
-    immutable attribute, if the file system has it)."""
-    if os.geteuid() != 0:
-        mode = path.stat().st_mode
-        path.chmod(0o444)
-        try:
-            yield
-        finally:
-            path.chmod(mode)
-        return
-    chattr = shutil.which("chattr")
-    if chattr is None or subprocess.run([chattr, "+i", str(path)], check=False).returncode:
-        pytest.skip("running as root without chattr: cannot make a file read-only")
-    try:
-        yield
-    finally:
-        subprocess.run([chattr, "-i", str(path)], check=True)
 
 
 # --- 1. a drifted snapshot under a valid digest: check repairs it -------------------------
@@ -191,7 +169,7 @@ async def test_a_drifted_snapshot_the_check_cannot_rewrite_exits_1_saying_what_t
     db = sqlite3.connect(path)
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     db.close()
-    with immutable(path):
+    with read_only(path):
         done = run_bot(path, "check")
     assert done.returncode == 1, done.stdout + done.stderr
     first, summary = done.stdout.splitlines()

@@ -5,18 +5,13 @@ read-only file or folder is refused at open, and a full disk (or a size limit) i
 from __future__ import annotations
 
 import logging
-import os
-import shutil
 import sqlite3
-import subprocess
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import aiosqlite
 import pytest
 from service_checks import check_game
-from service_helpers import open_service, play_moves, raw, record_for, started_game
+from service_helpers import open_service, play_moves, raw, read_only, record_for, started_game
 
 from bot.service import StorageFullError
 from bot.store import SqliteStore, StoreFullError, StoreUnusableError
@@ -46,27 +41,6 @@ async def limit_pages(store: SqliteStore) -> None:
 
 async def unlimit_pages(store: SqliteStore) -> None:
     await store._on_writer(lambda db: db.execute("PRAGMA max_page_count = 1073741823"))
-
-
-@contextmanager
-def read_only(path: Path) -> Iterator[None]:
-    """Make a file or folder read-only for this process (root ignores permissions:
-    then the immutable attribute, if the file system has it)."""
-    if os.geteuid() != 0:
-        mode = path.stat().st_mode
-        path.chmod(0o555 if path.is_dir() else 0o444)
-        try:
-            yield
-        finally:
-            path.chmod(mode)
-        return
-    chattr = shutil.which("chattr")
-    if chattr is None or subprocess.run([chattr, "+i", str(path)], check=False).returncode:
-        pytest.skip("running as root without chattr: cannot make a file read-only")
-    try:
-        yield
-    finally:
-        subprocess.run([chattr, "-i", str(path)], check=True)
 
 
 async def test_a_new_path_is_initialised(tmp_path: Path) -> None:
