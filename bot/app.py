@@ -19,20 +19,16 @@ from discord import app_commands
 from bot.buttons import game_pressed
 from bot.client import FeatureMaker, MountainBot, ShardedMountainBot, reader
 from bot.features.admin import AdminCommands
-from bot.features.draft import DraftCommands
 from bot.features.games import GamesCommands
 from bot.features.lobby import CHANNEL_PERMISSIONS, LobbyCommands
-from bot.features.looking import LookingCommands
-from bot.features.turn import TurnCommands
 from bot.i18n.catalogue import N_
-from bot.refusals import refusal_text
+from bot.mountain_king import FACE
+from bot.mountain_king import FEATURES as GAME_FEATURES
 from bot.scheduler import Scheduler
 from bot.service import CorruptGameError, GameService, ServiceError, StorageFullError
 from bot.settings import Settings
 from bot.store import StoreDamagedError, WriteFaultError
-from rules.actions import Action
 from rules.errors import RulesError
-from rules.state import State
 
 log = logging.getLogger("bot")
 
@@ -47,16 +43,14 @@ SCOPES = ("bot", "applications.commands")
 # in this order their subcommands are listed under /mk
 FEATURES: tuple[FeatureMaker, ...] = (
     LobbyCommands,
-    DraftCommands,
-    TurnCommands,
-    LookingCommands,
+    *GAME_FEATURES,
     GamesCommands,
     AdminCommands,
 )
 
 
 def create_bot(
-    service: GameService[State, Action],
+    service: GameService[Any, Any],
     settings: Settings,
     *,
     scheduler_poll: float = 60.0,
@@ -80,6 +74,7 @@ def create_bot(
     bot = kind(
         service,
         settings,
+        face=FACE,
         features=(*FEATURES, partial(Scheduler, poll=scheduler_poll)),
         on_error=handle_error,
         **(options | discord_options),
@@ -147,7 +142,7 @@ async def handle_error(interaction: discord.Interaction[MountainBot], error: Exc
     messages = reader(interaction)
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     if isinstance(original, RulesError | ServiceError):
-        await bot.tell(interaction, refusal_text(original, messages))
+        await bot.tell(interaction, bot.face.refusal(original, messages))
         return
     if isinstance(original, app_commands.CheckFailure):
         await bot.tell(interaction, str(original) or messages.gettext(CHECK_FAILED))
@@ -163,7 +158,7 @@ async def handle_error(interaction: discord.Interaction[MountainBot], error: Exc
         # back; the player reads one sentence, the host's log the reason
         log.warning("game %s: a change could not be saved: %s", game_id or "-", original)
         full = StorageFullError(game_id, original.reason)
-        await bot.tell(interaction, refusal_text(full, messages))
+        await bot.tell(interaction, bot.face.refusal(full, messages))
         return
     if isinstance(original, StoreDamagedError):
         # a damaged page of the file: this game (or this part of the table) cannot be

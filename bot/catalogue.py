@@ -29,7 +29,7 @@ Five sources feed the template:
   under its kind as context, located in the data file it comes from;
 - the engine's refusals: the template each `RulesError` of `rules/` is raised with
   (and each `Phrase` of one), found by the classes' names;
-- the workshops' texts, which a refused use tells (`bot.words.content_words`).
+- the workshops' texts, which a refused use tells (`bot.mountain_king.words.content_words`).
 """
 
 from __future__ import annotations
@@ -50,7 +50,6 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import write_po
 from discord import app_commands
 
-from bot import words
 from bot.app import create_bot
 from bot.i18n.catalogue import (
     DOMAIN,
@@ -63,6 +62,7 @@ from bot.i18n.catalogue import (
 )
 from bot.i18n.commands import CONTEXTS
 from bot.i18n.plurals import uninflected
+from bot.mountain_king import words
 from bot.service import GameService, MountainKingRules
 from bot.settings import Settings
 from bot.store.sqlite import SqliteStore

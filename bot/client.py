@@ -18,22 +18,20 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.courier import Courier, Delivery
+from bot.face import GameFace
 from bot.i18n.catalogue import N_, Messages, language_of, translator_for
 from bot.i18n.commands import CommandTranslator
 from bot.service import (
     ActResult,
     GameInfo,
     GameService,
-    NotInGameError,
     ReplyTo,
     ServiceError,
 )
 from bot.service.outbox import Fresh
 from bot.settings import Settings
 from bot.store import StoreError
-from bot.texts import NO_MENTIONS, NOT_STARTED, POST_LIMIT, done_text
-from rules.actions import Action
-from rules.state import State
+from bot.texts import NO_MENTIONS, POST_LIMIT, done_text
 
 log = logging.getLogger(__name__)
 
@@ -52,9 +50,10 @@ class MountainBot(commands.Bot):
 
     def __init__(
         self,
-        service: GameService[State, Action],
+        service: GameService[Any, Any],
         settings: Settings,
         *,
+        face: GameFace,
         features: Sequence[FeatureMaker],
         on_error: ErrorHandler,
         **options: Any,
@@ -67,6 +66,8 @@ class MountainBot(commands.Bot):
         )
         self.service = service
         self.settings = settings
+        # how the game's stories and refusals read (its face: `bot.face`)
+        self.face = face
         # sends what the table is owed; every feature registers how its messages look
         self.courier = Courier(self, service)
         # set when the scheduler has work now (an AI seat to play, a message to send)
@@ -135,7 +136,7 @@ class MountainBot(commands.Bot):
         What takes seconds to make (the game-over post) is left to the courier in the
         background, once the player is answered: the player does not wait for it. The
         messages are made from the game as the action left it, not read again."""
-        kept: list[Fresh[State]] = []
+        kept: list[Fresh[Any]] = []
         result = await self.service.act(
             game_id,
             interaction.user.id,
@@ -155,7 +156,7 @@ class MountainBot(commands.Bot):
     ) -> tuple[ActResult, Delivery]:
         """Take back the user's last action of this turn and deliver what that made
         owed, as `act` does."""
-        kept: list[Fresh[State]] = []
+        kept: list[Fresh[Any]] = []
         result = await self.service.undo(
             game_id,
             interaction.user.id,
@@ -167,7 +168,7 @@ class MountainBot(commands.Bot):
         return result, await self.delivered(game_id, fresh=fresh)
 
     async def delivered(
-        self, game_id: int, *, quick: bool = False, fresh: Fresh[State] | None = None
+        self, game_id: int, *, quick: bool = False, fresh: Fresh[Any] | None = None
     ) -> Delivery:
         """Deliver a game's owed messages now and let the scheduler play any AI seat.
         With `quick`, slow messages are left (`Delivery.left`): `answer` has them
@@ -191,7 +192,10 @@ class MountainBot(commands.Bot):
         delivery left for later (the game-over post) goes out in the background."""
         try:
             text = done_text(
-                result, post_pending=bool(delivery.failed), messages=reader(interaction)
+                result,
+                self.face.tell,
+                post_pending=bool(delivery.failed),
+                messages=reader(interaction),
             )
             if kwargs:
                 kwargs.setdefault("content", text)
@@ -247,20 +251,6 @@ class MountainBot(commands.Bot):
         if game_id is None:
             raise ServiceError(NOT_IN_THREAD)
         return game_id
-
-    async def seated(
-        self, interaction: discord.Interaction[MountainBot]
-    ) -> tuple[GameInfo, State, int]:
-        """The game here, its state and the user's seat (refused without a seat or
-        before the game starts)."""
-        game = await self.game(interaction)
-        seat = game.seat_of(interaction.user.id)
-        if seat is None:
-            raise NotInGameError()
-        loaded = await self.service.load(game.id)
-        if loaded.state is None:
-            raise ServiceError(NOT_STARTED)
-        return game, loaded.state, seat.seat
 
     def is_admin(self, interaction: discord.Interaction[MountainBot]) -> bool:
         """Whether the user may manage this server (game admin without being creator)."""

@@ -59,8 +59,6 @@ from bot.service import GameInfo, GameService, Owed, ServiceError
 from bot.service.duties import duty
 from bot.service.outbox import Fresh
 from bot.store import DutyClaim, OwedKind
-from rules.actions import Action
-from rules.state import State
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +109,7 @@ class Delivery:
 
 
 class Courier:
-    def __init__(self, client: discord.Client, service: GameService[State, Action]) -> None:
+    def __init__(self, client: discord.Client, service: GameService[Any, Any]) -> None:
         self.client = client
         self.service = service
         self.makers: dict[OwedKind, Maker] = {}

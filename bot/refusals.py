@@ -6,9 +6,10 @@ privately, in the language of the player's Discord client.
   language.
 - An engine refusal (`rules.errors.RulesError`) carries a machine `code` and its
   sentence as a template with the values of its fields: the template is a message of
-  the catalogue (extracted from `rules/`), and the values that are the game's words (a
-  clan, a resource, a tier, a spell) are named in the reader's language too
-  (`bot.words`).
+  the catalogue (extracted from the rules), and the values that are the game's words
+  (for the Mountain King a clan, a resource, a tier, a spell) are named in the reader's
+  language by the game's face (`told`: `bot.mountain_king.words.told`), which binds it
+  (`bot.mountain_king.refusals`).
 
 What a player typed is quoted back cut short (`rules.errors.echo`, for the bot's
 refusals too), and a refusal told after a colon ("That tunnel is not allowed: there is
@@ -19,16 +20,35 @@ A leaf like `bot.texts`: plain values in, text out.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Protocol
+
 from bot.i18n.catalogue import ENGLISH, Messages
 from bot.service.errors import NotYourTurnError, ServiceError
 from bot.texts import called_in
-from bot.words import listed_in, told
+from bot.words import listed_in
 from rules.errors import RulesError, clause
 
 
-def refusal_text(error: Exception, messages: Messages = ENGLISH) -> str:
+class Sayer(Protocol):
+    """How a game's face tells its rules' sentence (a template and the values of its
+    fields) in a language, naming the game's words in it."""
+
+    def __call__(
+        self, template: str, params: Mapping[str, object], messages: Messages = ENGLISH, /
+    ) -> str: ...
+
+
+def plainly(template: str, params: Mapping[str, object], messages: Messages = ENGLISH) -> str:
+    """A rules' sentence with each value as the rules wrote it (a game whose face names
+    no words of its own)."""
+    return messages.gettext(template, **{k: str(v) for k, v in params.items()})
+
+
+def refusal_text(error: Exception, messages: Messages = ENGLISH, told: Sayer = plainly) -> str:
     """What a refused player reads, in `messages`' language where the catalogue has
-    the sentence, else in the English the error was raised with."""
+    the sentence, else in the English the error was raised with; a rules' sentence told
+    by the game's face (`told`)."""
     if messages is ENGLISH:
         return str(error)
     if isinstance(error, ServiceError):
@@ -46,10 +66,10 @@ def refusal_text(error: Exception, messages: Messages = ENGLISH) -> str:
     return str(error)
 
 
-def refusal_clause(error: Exception, messages: Messages = ENGLISH) -> str:
+def refusal_clause(error: Exception, messages: Messages = ENGLISH, told: Sayer = plainly) -> str:
     """The refusal told after a colon in another sentence: as `refusal_text`, its first
     letter in lower case unless its sentence begins with a name or a field."""
-    text = refusal_text(error, messages)
+    text = refusal_text(error, messages, told)
     template = getattr(error, "template", None)
     if not isinstance(template, str):
         return text

@@ -1,5 +1,7 @@
-"""Every message the bot writes, as text: the lobby, the draft, turn posts, pings,
-reminders, votes, the end of the game, status, scores and help.
+"""The table's messages, as text: the lobby, the start, calls and pings, an action's
+private answer, seats, reminders, votes, your games and digests. A game's own messages
+(the Mountain King's draft, turn posts, end, log and status) are its face's
+(`bot.mountain_king.texts`).
 
 A leaf: it reads plain values (the service's results, the rules' content) and imports no
 other part of the bot but the message catalogue, so anything may use it and a message
@@ -9,52 +11,41 @@ Each text is in the message catalogue (`bot.i18n`): a function takes the `Messag
 the language to write in (English by default). What goes to the game's thread is in
 the game's language; a private answer in the reader's (`interaction.locale`); a direct
 message in the language the player last used. What the rules tell of an action (its
-story) is told by `bot.stories`, the game's words by `bot.words`.
+story) is told by the game's face, lists and colours by `bot.words`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
+from typing import Protocol
 
 import discord
 
 from bot.i18n.catalogue import ENGLISH, N_, Messages
 from bot.service.owed import (
-    GameOver,
     Ping,
     Player,
     Reply,
     SeatNews,
     StartPost,
-    TurnPost,
 )
-from bot.service.protocol import StoryData
+from bot.service.protocol import StoryData, Voice
 from bot.service.results import (
     ActResult,
     DueReminder,
     GameInfo,
-    LogEntry,
     SeatInfo,
     YourGame,
     called,
 )
 from bot.service.votes import VoteTally
-from bot.stories import is_end, question, story_text
-from bot.words import a_clan, amount, colour_name, counted, listed_in, symbol_name
-from rules.content import load_content
-from rules.resources import Resource
+from bot.words import colour_name, listed_in
 
 POST_LIMIT = 1900
 NO_MENTIONS = discord.AllowedMentions.none()
 
 NOT_STARTED = N_("The game has not started yet.")
-DRAFT_OVER = N_("The draft is over.")
-DRAFT_NOT_YET = N_(
-    "The draft begins once every gate is placed: the players place their gates in turn"
-    " order with `/mk gate`, and the bot calls everyone to `/mk draft` after the last one."
-)
-DRAFT_DONE = N_("You have kept your four starting trolls.")
 # each language as its speakers name it (the game's language is shown so)
 LANGUAGE_NAMES = {"en": "English", "pl": "Polski", "es": "Español"}
 
@@ -78,11 +69,6 @@ def fit(text: str, limit: int = POST_LIMIT) -> str:
 def called_in(label: str, name: str | None, ai: bool, messages: Messages = ENGLISH) -> str:
     """A seat as players read it (`results.called`) in a language: "alice (Blue)"."""
     return called(label, name, ai, messages, colour_name(label, messages))
-
-
-def _player(entry: LogEntry, messages: Messages) -> str:
-    """The player of a log entry as the reader calls them: "alice (Blue)"."""
-    return called_in(entry.label, entry.name, entry.ai, messages)
 
 
 def command(name: str, messages: Messages = ENGLISH) -> str:
@@ -219,71 +205,30 @@ def start_text(post: StartPost, messages: Messages = ENGLISH) -> str:
     return "\n".join(lines)
 
 
-# --- the draft -------------------------------------------------------------------------
-
-
-def draft_text(hand: Sequence[str], messages: Messages = ENGLISH) -> str:
-    """The two starting trolls in hand: what each produces and starts you with."""
-    m = messages
-    content = load_content()
-    lines = [m.gettext("Keep one of these two starting trolls (the other stays in your hand):")]
-    for card_id in hand:
-        card = content.trolls[card_id]
-        makes = [
-            symbol_name(r.value if c is None else f"{c.value}-cart", m) for r, c in card.produce
-        ]
-        start = [r for r, _ in card.start]
-        troll = {"card": card_id, "clan": a_clan(card.clan, m), "makes": listed_in(makes, m)}
-        lines.append(
-            m.gettext(
-                "• **{card}**, {clan} troll: makes {makes}; you start with {start}",
-                **troll,
-                start=counted(start, m, as_object=True),
-            )
-            if start
-            else m.gettext(
-                "• **{card}**, {clan} troll: makes {makes}; you start with nothing", **troll
-            )
-        )
-    return "\n".join(lines)
-
-
-def draft_done_text(phase: str, *, gates_first: bool = True, messages: Messages = ENGLISH) -> str:
-    """Said to a player who has kept their four starting trolls, by the game's phase
-    now: the others still drafting, the gates (a game of edition 1 placed them after
-    the draft: not `gates_first`), or the game under way."""
-    m = messages
-    done = m.gettext(DRAFT_DONE)
-    if phase == "draft" and gates_first:
-        then = m.gettext(
-            "Wait for the others: when the last one keeps theirs, the bot reveals everyone's"
-            " trolls and the first turn begins."
-        )
-    elif phase == "draft":
-        then = m.gettext("Wait for the others, then place gates with `/mk gate`.")
-    elif phase == "gates":
-        then = m.gettext("Gates are placed now, in turn order, with `/mk gate`.")
-    else:
-        then = m.gettext(DRAFT_OVER)
-    return f"{done} {then}"
-
-
-def keep_label(card: str, slot: str) -> str:
-    return f"{card} → {slot}"
-
-
 # --- acting ----------------------------------------------------------------------------
 
 
+class Teller(Protocol):
+    """How a game tells what an action did (its face's stories), in a voice ("you",
+    "they") and a language."""
+
+    def __call__(self, story: StoryData, voice: Voice, messages: Messages, /) -> str: ...
+
+
 def done_text(
-    reply: Reply | ActResult, *, post_pending: bool = False, messages: Messages = ENGLISH
+    reply: Reply | ActResult,
+    tell: Teller,
+    *,
+    post_pending: bool = False,
+    messages: Messages = ENGLISH,
 ) -> str:
     """The private answer to an accepted action, in the second person (`post_pending`:
-    a public post it made owed could not be sent yet), in the reader's language."""
+    a public post it made owed could not be sent yet), in the reader's language; what
+    the action did is told by the game (`tell`)."""
     m = messages
-    did = story_text(reply.told if isinstance(reply, ActResult) else reply.story, "you", m)
+    did = tell(reply.told if isinstance(reply, ActResult) else reply.story, "you", m)
     if not did:
-        did = story_text({"kind": "played", "notation": reply.notation}, "you", m)
+        did = tell({"kind": "played", "notation": reply.notation}, "you", m)
     if reply.undone is not None:
         text = m.gettext("Undone: your last action (you {did}) is taken back.", did=did)
     else:
@@ -293,18 +238,6 @@ def done_text(
     if post_pending:
         text += " " + m.gettext("The public post will follow as soon as Discord accepts it.")
     return text
-
-
-def dig_question(story: StoryData, messages: Messages = ENGLISH) -> str:
-    """The dig preview's question: "Dig a stone N5 tunnel on K3+K4 for 6 honor?"."""
-    return question(story, messages)
-
-
-def dig_refused(reason: str, messages: Messages = ENGLISH) -> str:
-    return messages.gettext("That tunnel is not allowed: {reason}", reason=reason)
-
-
-CANCELLED = N_("Cancelled: nothing was changed.")
 
 
 # --- the thread: the start, turn posts, pings, seats, votes, the end ---------------
@@ -339,59 +272,6 @@ def called_to(names: str, phase: str, messages: Messages = ENGLISH) -> str:
     return messages.gettext("{players}: {call}.", players=names, call=call_words(phase, messages))
 
 
-def told(stories: Sequence[StoryData], messages: Messages = ENGLISH) -> str:
-    """A turn's stories as a post tells them, "recruited ...; dug ...": "ended their
-    turn" only when the player did nothing else (ending is how every turn ends)."""
-    rest = [s for s in stories if not is_end(s)] or stories
-    return "; ".join(story_text(in_prose(s), "they", messages) for s in rest)
-
-
-def in_prose(story: StoryData) -> StoryData:
-    """A story as the table reads it in a post: prose, no notation. A spell's choices
-    are told in notation (`2hammer`), so a post names the spell alone; its images show
-    what it did."""
-    if isinstance(story, dict) and story.get("kind") == "cast" and story.get("args"):
-        return {**story, "args": []}
-    return story
-
-
-def turn_post_text(post: TurnPost, messages: Messages = ENGLISH) -> str:
-    """What a finished turn did, "**alice (Blue)** recruited ...; dug ....", with a line
-    per player when several are told at once (the draft revealed), then whoever it
-    calls to act next, each by their mention alone, in one line (after the last gate,
-    everyone to the draft): "<@2> (Orange): it's your turn: ..."."""
-    m = messages
-    lines = [
-        # TRANSLATORS: a line of a turn post: the player in bold, then what they did
-        m.gettext("**{player}** {did}.", player=who(t.player, m), did=told(t.sentences, m))
-        for t in post.lines
-        if t.sentences
-    ]
-    if len(lines) > 1:
-        lines = [
-            m.gettext("Everyone has drafted. The starting trolls:"),
-            *(f"• {line}" for line in lines),
-        ]
-    if post.images == "board" and post.call_phase == "play":
-        lines.append(m.gettext("The mountain is ready and the first turn begins."))
-    if post.call_phase == "draft":
-        lines.append(
-            m.gettext(
-                "Every gate is placed. Now everyone keeps four starting trolls, privately and"
-                " at the same time."
-            )
-        )
-    if not post.calls:
-        return fit("\n".join(lines))
-    names = ", ".join(calling(p, m) for p in post.calls)
-    call = called_to(names, post.call_phase, m)
-    if post.next_reminder is not None:
-        call += " " + m.gettext("Next reminder {when}.", when=timestamp(post.next_reminder))
-    # the call is never cut: a long turn's story gives way to it
-    told_lines = fit("\n".join(lines), max(1, POST_LIMIT - len(call) - 1))
-    return "\n".join([*([told_lines] if told_lines else []), fit(call)])
-
-
 def calling(player: Player, messages: Messages = ENGLISH) -> str:
     """A called player, named once: their mention (Discord shows their name) with their
     colour, "<@1> (Blue)"."""
@@ -402,32 +282,6 @@ def ping_text(ping: Ping, messages: Messages = ENGLISH) -> str:
     m = messages
     called = called_to(calling(ping.player, m), "play", m)
     return called + " " + m.gettext("Next reminder {when}.", when=timestamp(ping.next_reminder))
-
-
-def game_over_text(
-    over: GameOver, record_name: str = "the record", messages: Messages = ENGLISH
-) -> str:
-    """The winners by name (a team wins together), and what the attachments are."""
-    m = messages
-    names = [who(p, m) for p in over.winners]
-    winners = listed_in(names, m) or m.gettext("Nobody")
-    if len(over.winners) > 1:
-        crowned = m.gettext(
-            "🏆 The game is over. **{winners}** win and are crowned Mountain Kings!",
-            winners=winners,
-        )
-    else:
-        crowned = m.gettext(
-            "🏆 The game is over. **{winners}** wins and is crowned the Mountain King!",
-            winners=winners,
-        )
-    attached = m.gettext(
-        "Attached: the score sheet, the whole game as an animation of the board after"
-        " every turn, and `{record}`, the game's record (every action in order; the"
-        " bot's owner can replay it to check the result).",
-        record=record_name,
-    )
-    return f"{crowned}\n{attached}"
 
 
 def _person(name: str | None, user_id: int | None, messages: Messages = ENGLISH) -> str:
@@ -589,72 +443,6 @@ def vote_text(tally: VoteTally, names: Mapping[int, str], messages: Messages = E
     elif vote.status != "open":
         lines.append(m.gettext(VOTE_ENDINGS[vote.status]))
     return fit("\n".join(lines))
-
-
-# --- looking ---------------------------------------------------------------------------
-
-
-def log_text(entries: Sequence[LogEntry], messages: Messages = ENGLISH) -> str:
-    """The last actions as the stories stored with them, newest last, with each
-    action's notation (what `/mk act` takes)."""
-    lines = [
-        # TRANSLATORS: a line of /mk log: number, player, what they did, its notation
-        messages.gettext(
-            "{seq}. {player} {did} · `{notation}`",
-            seq=e.seq,
-            player=_player(e, messages),
-            did=story_text(e.told, "they", messages),
-            notation=e.notation,
-        )
-        for e in entries
-    ]
-    kept: list[str] = []
-    size = 0
-    for line in reversed(lines):
-        size += len(line) + 1
-        if size > POST_LIMIT:
-            break
-        kept.append(line)
-    return "\n".join(reversed(kept)) or messages.gettext("No actions yet.")
-
-
-def status_text(
-    colour: str,
-    storage: Mapping[str, int],
-    kinds: Sequence[str],
-    changes: Sequence[LogEntry],
-    messages: Messages = ENGLISH,
-    *,
-    language: str | None = None,
-) -> str:
-    """A player's private status: storage, what they can do now, what changed (and,
-    given `language`, the language of the game's posts)."""
-    m = messages
-    owned = ", ".join(amount(Resource(r), n, m) for r, n in storage.items() if n)
-    owned = owned or m.gettext("nothing")
-    changed = "\n".join(
-        # TRANSLATORS: a line of /mk status: a player and what they did
-        m.gettext("• {player} {did}", player=_player(e, m), did=story_text(e.told, "they", m))
-        for e in changes[-15:]
-    )
-    changed = changed or "• " + m.gettext("nothing yet")
-    can = ", ".join(f"`{command('draft' if k == 'keep' else k, m)}`" for k in kinds)
-    lines = [
-        m.gettext("You are **{colour}**. Storage: {storage}.", colour=colour, storage=owned),
-        m.gettext("You can now: {actions}", actions=can)
-        if can
-        else m.gettext("You can now: nothing — it is not your move."),
-        m.gettext("Since your last turn:\n{changes}", changes=changed),
-    ]
-    if language is not None:
-        lines.append(
-            m.gettext(
-                "The game's posts are in {language} (its creator changes that with"
-                " `/mk settings`).",
-                language=language_name(language),
-            )
-        )
-    return "\n".join(lines)[:POST_LIMIT]
 
 
 # --- your games
@@ -828,4 +616,47 @@ def notify_text(
         hours=hours,
         timezone=timezone,
         digest=digest,
+    )
+
+
+# --- hosting -------------------------------------------------------------------------
+
+# how Discord's client names each permission the bot asks for (TRANSLATORS: as Discord's
+# client in your language names it)
+PERMISSION_NAMES: Mapping[str, str] = {
+    "view_channel": N_("View Channel"),
+    "read_messages": N_("View Channel"),  # discord.py's first name for the same flag
+    "send_messages": N_("Send Messages"),
+    "send_messages_in_threads": N_("Send Messages in Threads"),
+    "create_public_threads": N_("Create Public Threads"),
+    "attach_files": N_("Attach Files"),
+    "read_message_history": N_("Read Message History"),
+    "manage_threads": N_("Manage Threads"),
+    "embed_links": N_("Embed Links"),
+}
+
+
+def permission_name(flag: str, messages: Messages = ENGLISH) -> str:
+    """A permission as Discord's client names it, in the reader's language."""
+    name = PERMISSION_NAMES.get(flag)
+    if name is None:
+        return flag.replace("_", " ").title()
+    return messages.gettext(name)
+
+
+def missing_permissions_text(
+    channel: str, flags: Sequence[str], messages: Messages = ENGLISH
+) -> str:
+    """`/mk new` refused: the bot lacks these permissions in this channel."""
+    names = listed_in([f"**{permission_name(f, messages)}**" for f in flags], messages)
+    return messages.ngettext(
+        "I can't open a game in {channel}: I lack {names} there. Ask a server admin to give"
+        " the bot this permission in this channel (or its category), then try again."
+        " Nothing was created.",
+        "I can't open a game in {channel}: I lack {names} there. Ask a server admin to give"
+        " the bot these permissions in this channel (or its category), then try again."
+        " Nothing was created.",
+        len(flags),
+        channel=channel,
+        names=names,
     )

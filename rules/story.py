@@ -7,7 +7,7 @@ and "since your last turn" never replay a game to describe it.
 
 A story is not a sentence but what a sentence needs: a `kind` (which telling: a dig, a
 recruit...) and the facts that fill it (the mineral, the honor, the cells), as ids and
-numbers. The bot tells it in the reader's language (`bot.stories`), to the table
+numbers. The bot tells it in the reader's language (`bot.mountain_king.stories`), to the table
 ("recruited ..."), to the player who acted ("you recruited ...") or as a question
 before a move is confirmed ("recruit ...?"); stored as JSON (`to_json`), a story read
 back years later is told in any language the bot speaks then.

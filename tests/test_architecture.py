@@ -251,48 +251,117 @@ def test_the_bot_class_imports_no_feature() -> None:
     imports one, even indirectly."""
     reached = _reachable(_import_graph(), "bot.client")
     features = {
-        m for m in reached if m.startswith("bot.features") or m in ("bot.app", "bot.scheduler")
+        m
+        for m in reached
+        if m.startswith(("bot.features", "bot.mountain_king")) or m in ("bot.app", "bot.scheduler")
     }
     assert not features, f"bot.client reaches {sorted(features)}"
 
 
 def test_message_texts_are_a_leaf() -> None:
-    """bot.texts reads plain values (the service's results, owed payloads and vote
-    tallies) and imports no other part of the bot but the message catalogue and the
-    leaves that tell the rules' stories and name the game's words."""
-    allowed = {
+    """bot.texts (the table's messages) reads plain values (the service's results, owed
+    payloads and vote tallies) and imports no other part of the bot but the message
+    catalogue and the table's words; the game's messages (bot.mountain_king.texts) add
+    the game's stories and words, and the table's texts they build on."""
+    graph = _import_graph()
+    table = {
         "bot.service.results",
         "bot.service.owed",
         "bot.service.protocol",
         "bot.service.votes",
         "bot.i18n.catalogue",
-        "bot.stories",
         "bot.words",
     }
-    assert _import_graph()["bot.texts"] <= allowed
+    assert graph["bot.texts"] <= table
+    game = {"bot.texts", "bot.mountain_king.stories", "bot.mountain_king.words"}
+    assert "bot.mountain_king.stories" in graph["bot.mountain_king.texts"]
+    assert graph["bot.mountain_king.texts"] <= table | game
 
 
 def test_stories_and_words_are_leaves() -> None:
-    """bot.words names the game's words from the catalogue and the rules' content;
-    bot.stories tells the rules' stories with them: neither imports Discord, the
-    service's machinery or any other part of the bot."""
+    """bot.words names the table's words (lists, a seat's colour) from the catalogue;
+    bot.mountain_king.words the game's, from the catalogue and the rules' content;
+    bot.mountain_king.stories tells the rules' stories with them: none imports Discord,
+    the service's machinery or any other part of the bot."""
     graph = _import_graph()
     assert graph["bot.words"] == {"bot.i18n.catalogue"}
-    assert graph["bot.stories"] <= {"bot.i18n.catalogue", "bot.words", "bot.service.protocol"}
-    for name in ("bot.words", "bot.stories"):
+    assert graph["bot.mountain_king.words"] == {"bot.i18n.catalogue", "bot.words"}
+    assert graph["bot.mountain_king.stories"] <= {
+        "bot.i18n.catalogue",
+        "bot.words",
+        "bot.mountain_king.words",
+        "bot.service.protocol",
+    }
+    for name in ("bot.words", "bot.mountain_king.words", "bot.mountain_king.stories"):
         tree = _bot_modules()[name]
         imported = {m.split(".")[0] for m, _ in _imports(name, tree, False)}
         assert "discord" not in imported, name
 
 
 def test_help_texts_are_a_leaf() -> None:
-    """bot.help_texts (help, captions, the permissions refusal) reads plain values and
-    the game's content, and imports no other part of the bot."""
-    assert _import_graph()["bot.help_texts"] <= {
+    """bot.mountain_king.help (help, captions, the permissions refusal) reads plain
+    values and the game's content, and imports no other part of the bot."""
+    assert _import_graph()["bot.mountain_king.help"] <= {
         "bot.service.results",
         "bot.i18n.catalogue",
         "bot.words",
+        "bot.mountain_king.words",
     }
+
+
+# the game's face: every module of the bot that knows the Mountain King's rules
+FACE = "bot.mountain_king"
+# where the bot is put together: it hands the table the game's face and rules
+COMPOSITION_ROOTS = ("bot.app", "bot.__main__", "bot.catalogue")
+
+
+def _in_face(name: str) -> bool:
+    return name == FACE or name.startswith(FACE + ".")
+
+
+def _table_modules() -> dict[str, list[tuple[str, int]]]:
+    """The table's modules (every module of the bot but the game's face and the rules'
+    adapter) with what each imports."""
+    return {
+        name: found
+        for name, found in _bot_imports().items()
+        if not _in_face(name) and name != RULES_ADAPTER
+    }
+
+
+def test_the_table_imports_no_rules_beyond_their_errors() -> None:
+    """Lobby, seats, the courier, the scheduler, the service and the store talk to the
+    game through the protocol (`bot.service.protocol`) and the service's results: the
+    only module of the rules they import is `rules.errors` (a refusal's sentence)."""
+    table = _table_modules()
+    assert "bot.courier" in table and "bot.features.lobby" in table
+    found = [
+        f"{name}:{line} imports {target}"
+        for name, imports in table.items()
+        for target, line in imports
+        if target.split(".")[0] == "rules"
+        and target != "rules.errors"
+        and not target.startswith("rules.errors.")
+    ]
+    assert not found, "the table reaches the rules: " + ", ".join(found)
+    face = [n for n, imports in _bot_imports().items() if _in_face(n)]
+    assert any(t.startswith("rules.") for n in face for t, _ in _bot_imports()[n]), (
+        "the face is where the rules are read"
+    )
+
+
+def test_the_table_imports_no_part_of_the_games_face() -> None:
+    """Only where the bot is put together (`bot.app`, `bot.__main__`, the catalogue's
+    tool) is the game's face named; the table is handed it (`bot.face.GameFace`)."""
+    found = [
+        f"{name}:{line} imports {target}"
+        for name, imports in _table_modules().items()
+        if name not in COMPOSITION_ROOTS
+        for target, line in imports
+        if _in_face(target)
+    ]
+    assert not found, "the table reaches the game's face: " + ", ".join(found)
+    assert any(_in_face(t) for t, _ in _bot_imports()["bot.app"]), "bot.app installs it"
 
 
 def test_the_message_catalogue_is_a_leaf() -> None:

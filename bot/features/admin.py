@@ -14,12 +14,12 @@ import discord
 from discord import app_commands
 
 from bot.buttons import GameButton, template, view_of
-from bot.choices import SeatColour
 from bot.client import MountainBot, game_language, reader
 from bot.courier import Maker, Outgoing
 from bot.features.base import Feature
 from bot.features.lobby import LANGUAGE_CHOICES
 from bot.i18n.catalogue import N_, Messages
+from bot.offers import SeatColour
 from bot.service import GameInfo, Owed, SeatInfo, ServiceError
 from bot.service.errors import echo
 from bot.service.owed import SeatNews

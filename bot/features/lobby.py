@@ -16,7 +16,6 @@ from bot.buttons import GameButton, template, view_of
 from bot.client import MountainBot, game_language, reader
 from bot.courier import Maker, Outgoing
 from bot.features.base import Feature
-from bot.help_texts import missing_permissions_text
 from bot.i18n.catalogue import LANGUAGES, N_, SOURCE_LANGUAGE, Messages, language_of
 from bot.service import GameInfo, Owed, ServiceError
 from bot.service.owed import StartPost
@@ -27,6 +26,7 @@ from bot.texts import (
     game_opened_text,
     lobby_text,
     mention_users,
+    missing_permissions_text,
     start_text,
 )
 

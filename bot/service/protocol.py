@@ -22,6 +22,9 @@ StoryData = dict[str, Any] | str
 # (a secret draft), in one short line that calls the next player (setting up), or with
 # the turn post and images
 Announce = Literal["secret", "brief", "full"]
+# how a game's face tells a story: of the reader ("you recruited..."), of a player named
+# before it ("they" after "alice (Blue)"), or asking before it is done ("Dig ...?")
+Voice = Literal["they", "you", "ask"]
 
 S = TypeVar("S")
 A = TypeVar("A")

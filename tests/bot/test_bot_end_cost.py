@@ -28,7 +28,7 @@ from bot_harness import open_game, running_bot, set_up
 
 from bot.client import MountainBot
 from bot.courier import Outgoing
-from bot.features import turn as turn_feature
+from bot.mountain_king import turn as turn_feature
 from bot.service import GameInfo, Owed
 from rules.legal import kind_available
 from rules.selfplay import random_action

@@ -12,7 +12,7 @@ from bot_harness import running_bot
 from discord import app_commands
 
 import render
-from bot.help_texts import HELP, HELP_OVERVIEW, HELP_TOPICS, NOTATION_EXAMPLES
+from bot.mountain_king.help import HELP, HELP_OVERVIEW, HELP_TOPICS, NOTATION_EXAMPLES
 from rules.actions import parse_action
 
 # Discord's limits: a message's content, and a description

@@ -23,9 +23,9 @@ from service_checks import games_of_user
 import bot.features.lobby as lobby
 from bot.app import SCOPES, invite_url, shards_text
 from bot.features.lobby import CHANNEL_PERMISSIONS, missing_permissions
-from bot.help_texts import permission_name
 from bot.service import MOUNTAIN_KING, GameNotFoundError, GameService
 from bot.store import SqliteStore
+from bot.texts import permission_name
 
 ROOT = Path(__file__).resolve().parents[2]
 # what the bot does in a game's channel, and the permission each needs

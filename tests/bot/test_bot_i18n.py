@@ -22,10 +22,10 @@ from fake_discord import FakeDiscord
 import bot.i18n.commands
 from bot.__main__ import point_at
 from bot.app import create_bot
-from bot.help_texts import HELP, HELP_OVERVIEW, HELP_SOURCES, help_text
 from bot.i18n import translator_for
 from bot.i18n.catalogue import TEMPLATE, read_catalog
 from bot.i18n.commands import CommandTranslator, valid_name
+from bot.mountain_king.help import HELP, HELP_OVERVIEW, HELP_SOURCES, help_text
 from bot.service import GameService, MountainKingRules
 from bot.settings import Settings
 from bot.store.sqlite import SqliteStore

@@ -39,9 +39,9 @@ from bot_harness import (
 )
 
 import bot.i18n.catalogue
-from bot.help_texts import HELP_TOPICS
 from bot.i18n.catalogue import ENGLISH, Messages
-from bot.refusals import refusal_text
+from bot.mountain_king.help import HELP_TOPICS
+from bot.mountain_king.refusals import refusal_text
 from bot.texts import LANGUAGE_NAMES
 from rules.actions import Dig, EndTurn, format_cells
 from rules.errors import IllegalActionError

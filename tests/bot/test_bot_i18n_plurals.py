@@ -21,9 +21,9 @@ from bot.catalogue import _write, main
 from bot.i18n import translator_for
 from bot.i18n.catalogue import TRANSLATED, po_path, read_catalog
 from bot.i18n.plurals import uninflected
-from bot.refusals import refusal_text
-from bot.stories import story_text
-from bot.texts import status_text
+from bot.mountain_king.refusals import refusal_text
+from bot.mountain_king.stories import story_text
+from bot.mountain_king.texts import status_text
 from rules.errors import Phrase, RulesError
 from rules.game import Game
 from rules.payment import resolve_payment

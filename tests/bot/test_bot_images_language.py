@@ -47,10 +47,10 @@ async def test_a_polish_games_images_are_polish_whoever_looks(
 ) -> None:
     drawn: list[tuple[str, str]] = []
     for module, name in [
-        ("bot.features.turn", "board_png"),
-        ("bot.features.turn", "pyramid_png"),
-        ("bot.features.turn", "score_png"),
-        ("bot.features.draft", "pyramid_png"),
+        ("bot.mountain_king.turn", "board_png"),
+        ("bot.mountain_king.turn", "pyramid_png"),
+        ("bot.mountain_king.turn", "score_png"),
+        ("bot.mountain_king.draft", "pyramid_png"),
     ]:
         monkeypatch.setattr(f"{module}.{name}", _spy(drawn, name, getattr(render, name)))
     pl, es, en = translator_for("pl"), translator_for("es"), translator_for("en")

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from bot_harness import open_game, running_bot, set_up
 
-from bot.help_texts import SHARED
+from bot.mountain_king.help import SHARED
 from bot.texts import NOT_STARTED
 from render import pyramid_png
 from rules.actions import Dig

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot_harness import buttons_of, open_game, pngs, running_bot, set_up
 
-from bot.texts import DRAFT_NOT_YET
+from bot.mountain_king.texts import DRAFT_NOT_YET
 from rules.legal import legal_actions
 from rules.steps import seats_to_act
 

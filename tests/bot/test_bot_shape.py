@@ -16,9 +16,9 @@ from bot_harness import make_bot, running_bot
 from bot.app import FEATURES, GENERIC_ERROR
 from bot.buttons import GameButton
 from bot.features.admin import AcceptSeatButton
-from bot.features.draft import KeepButton
 from bot.features.lobby import AddAIButton, JoinButton, LeaveButton, StartButton
-from bot.features.turn import CancelButton, ConfirmButton
+from bot.mountain_king.draft import KeepButton
+from bot.mountain_king.turn import CancelButton, ConfirmButton
 from bot.reminders import MuteButton, VoteButton
 from bot.scheduler import Scheduler
 

@@ -15,11 +15,12 @@ from typing import get_args
 import pytest
 
 from bot.i18n import ENGLISH, translator_for
-from bot.refusals import refusal_text
+from bot.mountain_king.refusals import refusal_text
+from bot.mountain_king.stories import TELLERS, Voice, question, story_text, tell
+from bot.mountain_king.texts import log_text, turn_post_text
 from bot.service.owed import read_payload
 from bot.service.results import LogEntry
-from bot.stories import TELLERS, Voice, question, story_text, tell
-from bot.texts import done_text, log_text, turn_post_text
+from bot.texts import done_text
 from rules import engine
 from rules.actions import Action
 from rules.errors import RulesError

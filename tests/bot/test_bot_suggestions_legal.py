@@ -29,8 +29,9 @@ from typing import Any
 from bot_harness import buttons_of, open_game, running_bot
 from discord import app_commands
 
-from bot.choices import MAX_CHOICES, MAX_TEXT, Legal
 from bot.client import MountainBot
+from bot.mountain_king.choices import Legal
+from bot.offers import MAX_CHOICES, MAX_TEXT
 from rules.actions import Recruit, format_cells, parse_action
 from rules.engine import apply
 from rules.errors import RulesError

@@ -16,9 +16,9 @@ import simcord
 from bot_harness import history_from, open_game, running_bot, set_up, visible_count
 
 from bot.i18n.catalogue import translator_for
+from bot.mountain_king.stories import story_text
+from bot.mountain_king.texts import turn_post_text
 from bot.service.owed import Player, TurnPost
-from bot.stories import story_text
-from bot.texts import turn_post_text
 from rules.selfplay import random_action
 from rules.steps import seats_to_act
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from helpers import drafted_game
 
 from bot.i18n import ENGLISH, translator_for
-from bot.refusals import refusal_clause, refusal_text
-from bot.texts import dig_refused
+from bot.mountain_king.refusals import refusal_clause, refusal_text
+from bot.mountain_king.texts import dig_refused
 from rules.errors import IllegalActionError, RulesError, echo
 from rules.steps import seats_to_act
 

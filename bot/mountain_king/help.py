@@ -12,7 +12,7 @@ language.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 
 from bot.i18n.catalogue import ENGLISH, N_, Messages
 from bot.words import listed_in
@@ -342,47 +342,4 @@ def scores_lines(honor: Iterable[tuple[Sequence[str], int]], messages: Messages 
             count=points,
         )
         for names, points in ranked
-    )
-
-
-# --- hosting -------------------------------------------------------------------------
-
-# how Discord's client names each permission the bot asks for (TRANSLATORS: as Discord's
-# client in your language names it)
-PERMISSION_NAMES: Mapping[str, str] = {
-    "view_channel": N_("View Channel"),
-    "read_messages": N_("View Channel"),  # discord.py's first name for the same flag
-    "send_messages": N_("Send Messages"),
-    "send_messages_in_threads": N_("Send Messages in Threads"),
-    "create_public_threads": N_("Create Public Threads"),
-    "attach_files": N_("Attach Files"),
-    "read_message_history": N_("Read Message History"),
-    "manage_threads": N_("Manage Threads"),
-    "embed_links": N_("Embed Links"),
-}
-
-
-def permission_name(flag: str, messages: Messages = ENGLISH) -> str:
-    """A permission as Discord's client names it, in the reader's language."""
-    name = PERMISSION_NAMES.get(flag)
-    if name is None:
-        return flag.replace("_", " ").title()
-    return messages.gettext(name)
-
-
-def missing_permissions_text(
-    channel: str, flags: Sequence[str], messages: Messages = ENGLISH
-) -> str:
-    """`/mk new` refused: the bot lacks these permissions in this channel."""
-    names = listed_in([f"**{permission_name(f, messages)}**" for f in flags], messages)
-    return messages.ngettext(
-        "I can't open a game in {channel}: I lack {names} there. Ask a server admin to give"
-        " the bot this permission in this channel (or its category), then try again."
-        " Nothing was created.",
-        "I can't open a game in {channel}: I lack {names} there. Ask a server admin to give"
-        " the bot these permissions in this channel (or its category), then try again."
-        " Nothing was created.",
-        len(flags),
-        channel=channel,
-        names=names,
     )

@@ -20,24 +20,24 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import ValidationError
 
 from bot.i18n.catalogue import C_, ENGLISH, InContext, Messages
-from bot.service.protocol import StoryData
-from bot.words import (
+from bot.mountain_king.words import (
     a_clan,
     amount_object,
     clan_of,
     counted,
     hall_name,
-    listed_in,
     mineral_of,
     spell_name,
     symbol_name,
     workshop_name,
 )
+from bot.service.protocol import StoryData, Voice
+from bot.words import listed_in
 from rules.story import (
     Dedicated,
     Dug,
@@ -59,7 +59,6 @@ from rules.story import (
 log = logging.getLogger(__name__)
 
 # how a story is told: to the table, to the player who acted, or asked before a move
-Voice = Literal["they", "you", "ask"]
 
 
 def story_text(story: StoryData | None, voice: Voice = "they", m: Messages = ENGLISH) -> str:

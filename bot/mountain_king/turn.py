@@ -20,7 +20,11 @@ import discord
 from discord import app_commands
 
 from bot.buttons import GameButton, template, view_of
-from bot.choices import (
+from bot.client import MountainBot, game_language, reader
+from bot.courier import Maker, Outgoing
+from bot.features.base import Feature
+from bot.i18n.catalogue import ENGLISH, N_, Messages, translator_for
+from bot.mountain_king.choices import (
     AnyAction,
     Conversion,
     DigMineral,
@@ -40,27 +44,20 @@ from bot.choices import (
     TradeGive,
     WorkshopSite,
 )
-from bot.client import MountainBot, game_language, reader
-from bot.courier import Maker, Outgoing
-from bot.features.base import Feature
-from bot.i18n.catalogue import ENGLISH, N_, Messages, translator_for
-from bot.refusals import refusal_clause
+from bot.mountain_king.refusals import refusal_clause
+from bot.mountain_king.stories import story_text
+from bot.mountain_king.texts import (
+    CANCELLED,
+    dig_question,
+    dig_refused,
+    game_over_text,
+    turn_post_text,
+)
 from bot.service import GameInfo, Owed
 from bot.service.outbox import Fresh
 from bot.service.owed import GameOver, Ping, Player, Reply, TurnPost
 from bot.store import OwedKind
-from bot.texts import (
-    CANCELLED,
-    NO_MENTIONS,
-    dig_question,
-    dig_refused,
-    done_text,
-    game_over_text,
-    mention_only,
-    mention_users,
-    ping_text,
-    turn_post_text,
-)
+from bot.texts import NO_MENTIONS, done_text, mention_only, mention_users, ping_text
 from render import Preview, board_png, pyramid_png, replay_webp, score_png
 from rules.actions import Dig, parse_action
 from rules.resources import RESOURCES
@@ -240,7 +237,7 @@ class TurnCommands(Feature):
         assert isinstance(reply, Reply)
         # in the language the player used when they acted (stored with the answer)
         return Outgoing(
-            done_text(reply, messages=translator_for(reply.language)),
+            done_text(reply, story_text, messages=translator_for(reply.language)),
             mentions=NO_MENTIONS,
             followup=(reply.application_id, reply.token),
         )

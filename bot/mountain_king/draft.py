@@ -14,22 +14,21 @@ import discord
 from discord import app_commands
 
 from bot.buttons import GameButton, template, view_of
-from bot.choices import StartPoint
 from bot.client import MountainBot, game_language, reader
 from bot.features.base import Feature
-from bot.features.turn import play
 from bot.i18n.catalogue import ENGLISH, Messages
-from bot.service import GameInfo, NotInGameError
-from bot.texts import (
+from bot.mountain_king.choices import StartPoint
+from bot.mountain_king.stories import story_text
+from bot.mountain_king.texts import (
     DRAFT_NOT_YET,
     DRAFT_OVER,
-    NOT_STARTED,
-    POST_LIMIT,
-    done_text,
     draft_done_text,
     draft_text,
     keep_label,
 )
+from bot.mountain_king.turn import play
+from bot.service import GameInfo, NotInGameError
+from bot.texts import NOT_STARTED, POST_LIMIT, done_text
 from render import pyramid_png
 from rules.actions import Keep
 from rules.legal import legal_actions
@@ -62,7 +61,7 @@ class KeepButton(GameButton, template=template("keep", r"(?P<card>[^:]+):(?P<slo
         info = await bot.service.info(self.game_id)
         messages = reader(interaction)
         content, view, file = await draft_message(bot, info, user, messages)
-        done = done_text(result, post_pending=bool(delivery.failed), messages=messages)
+        done = done_text(result, story_text, post_pending=bool(delivery.failed), messages=messages)
         await bot.answer(
             interaction,
             result,

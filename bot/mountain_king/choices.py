@@ -17,40 +17,31 @@ language.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from itertools import islice
 
 import discord
 from discord import app_commands
 
 from bot.client import MountainBot, reader
 from bot.i18n.catalogue import ENGLISH, Messages
-from bot.service import ServiceError
-from bot.texts import called_in
-from bot.words import (
+from bot.mountain_king.seated import seated
+from bot.mountain_king.words import (
     amount,
     clan_of,
-    colour_name,
-    either_in,
     hall_name,
-    listed_in,
     resource_name,
     spell_name,
     symbol_name,
     tier_name,
     workshop_name,
 )
+from bot.offers import Choice, offer
+from bot.service import ServiceError
+from bot.words import either_in, listed_in
 from rules import options
 from rules.errors import RulesError
 from rules.legal import may_act
 from rules.options import Asking, DigCost, DigOffer, HordeOffer
 from rules.resources import Clan, Resource
-
-MAX_CHOICES = 25
-MAX_TEXT = 100  # Discord's limit on a choice's name and on its value
-# At most this many candidates are looked at for one answer: a rich position has some
-# 20,000 legal digs, and what was typed may match none of them.
-MAX_SCAN = 3000
-Choice = app_commands.Choice[int | float | str]
 
 # an option's values with their labels, for a position and the reader's language
 Source = Callable[[Asking, Messages], Iterable[tuple[str, str]]]
@@ -70,7 +61,7 @@ class Legal(app_commands.Transformer[MountainBot]):
         self, interaction: discord.Interaction[MountainBot], value: int | float | str, /
     ) -> list[Choice]:
         try:
-            _, state, seat = await interaction.client.seated(interaction)
+            _, state, seat = await seated(interaction.client, interaction)
         except (ServiceError, RulesError):
             return []
         if not may_act(state, seat):
@@ -83,31 +74,6 @@ class Legal(app_commands.Transformer[MountainBot]):
 def typed_options(namespace: app_commands.Namespace) -> Mapping[str, str]:
     """What was typed in the command's options so far, as text."""
     return {name: str(value) for name, value in namespace if value is not None}
-
-
-def offer(pairs: Iterable[tuple[str, str]], current: str) -> list[Choice]:
-    """At most 25 choices whose value or label contains what was typed, among the
-    first `MAX_SCAN` pairs. A value longer than Discord allows is left out (cut, it
-    would be another action); a long label is shortened."""
-    needle = current.lower().strip()
-    out: list[Choice] = []
-    seen: set[str] = set()
-    for value, label in islice(pairs, MAX_SCAN):
-        if (
-            value in seen
-            or len(value) > MAX_TEXT
-            or (needle and needle not in value.lower() and needle not in label.lower())
-        ):
-            continue
-        seen.add(value)
-        out.append(app_commands.Choice(name=_shorten(label), value=value))
-        if len(out) == MAX_CHOICES:
-            break
-    return out
-
-
-def _shorten(label: str) -> str:
-    return label if len(label) <= MAX_TEXT else label[: MAX_TEXT - 1] + "…"
 
 
 # --- sources: the rules' values, labelled -----------------------------------------------
@@ -315,32 +281,3 @@ Hall = app_commands.Transform[str, Legal("hall", halls)]
 HallCells = app_commands.Transform[str, Legal("hall", hall_cells)]
 Statue = app_commands.Transform[str, Legal("move", statues)]
 StatueTarget = app_commands.Transform[str, Legal("move", statue_targets)]
-
-
-class SeatOfGame(app_commands.Transformer[MountainBot]):
-    """A seat of the game here, named by its colour; autocomplete lists every seat with
-    who plays it now (for the game's admin, who need not hold a seat)."""
-
-    async def transform(self, interaction: discord.Interaction[MountainBot], value: str, /) -> str:
-        return value.strip().lower()
-
-    async def autocomplete(
-        self, interaction: discord.Interaction[MountainBot], value: int | float | str, /
-    ) -> list[Choice]:
-        game = await interaction.client.game_here(interaction)
-        if game is None:
-            return []
-        pairs = []
-        m = reader(interaction)
-        for seat in game.seats:
-            if seat.controller_id is None and not seat.ai:
-                label = m.gettext(
-                    "{colour} (nobody: the AI plays it)", colour=colour_name(seat.label, m)
-                )
-            else:
-                label = called_in(seat.label, seat.name, seat.ai, m)
-            pairs.append((seat.label, label))
-        return offer(pairs, str(value))
-
-
-SeatColour = app_commands.Transform[str, SeatOfGame]

@@ -18,10 +18,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.choices import SeatColour
 from bot.client import MountainBot, game_language, reader
 from bot.features.base import Feature
-from bot.help_texts import (
+from bot.i18n import Messages, translator_for
+from bot.i18n.catalogue import N_
+from bot.mountain_king.help import (
     HELP_TOPICS,
     NO_SEAT,
     NO_SEAT_YOU,
@@ -31,10 +32,11 @@ from bot.help_texts import (
     moment,
     scores_lines,
 )
-from bot.i18n import Messages, translator_for
-from bot.i18n.catalogue import N_
+from bot.mountain_king.seated import seated
+from bot.mountain_king.texts import log_text, status_text
+from bot.offers import SeatColour
 from bot.service import GameInfo, GameView, SeatInfo, ServiceError
-from bot.texts import NO_MENTIONS, NOT_STARTED, called_in, log_text, status_text
+from bot.texts import NO_MENTIONS, NOT_STARTED, called_in
 from render import board_png, legend_png, market_png, pyramid_png, score_png
 from rules.legal import legal_kinds
 
@@ -188,7 +190,7 @@ class LookingCommands(Feature):
     async def status(self, interaction: discord.Interaction[MountainBot]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         service = self.bot.service
-        game, state, seat = await self.bot.seated(interaction)
+        game, state, seat = await seated(self.bot, interaction)
         changes = await service.history.changes_since_last_turn(game.id, interaction.user.id)
         me = game.seat_of(interaction.user.id)
         messages = reader(interaction)

@@ -1,0 +1,32 @@
+"""What the table needs of a game's face: how its stories and refusals read.
+
+The table (lobby, seats, the courier, reminders, votes, your games) talks to a game's
+rules through the service's protocol (`bot.service.protocol.GameRules`); what a player
+reads of the game itself comes from the game's face, a package of the bot beside the
+table's features (the Mountain King's is `bot.mountain_king`). Its commands are cogs
+installed with the table's; the two things the table's own code must tell in the game's
+words are here: what an action did, in the private answer to it, and a rules' refusal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.i18n.catalogue import ENGLISH, Messages
+from bot.refusals import Sayer, refusal_text
+from bot.texts import Teller
+
+
+@dataclass(frozen=True)
+class GameFace:
+    """A game's face as the table sees it: `name` the rules' (`GameRules.name`),
+    `tell` a story in a voice and a language, `told` a rules' sentence with the game's
+    words."""
+
+    name: str
+    tell: Teller
+    told: Sayer
+
+    def refusal(self, error: Exception, messages: Messages = ENGLISH) -> str:
+        """A refused command or button, in the reader's language."""
+        return refusal_text(error, messages, self.told)

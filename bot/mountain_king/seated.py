@@ -1,0 +1,25 @@
+"""The game here as its player's commands need it: the user's seat and the game's state."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.client import MountainBot
+from bot.service import GameInfo, NotInGameError, ServiceError
+from bot.texts import NOT_STARTED
+from rules.state import State
+
+
+async def seated(
+    bot: MountainBot, interaction: discord.Interaction[MountainBot]
+) -> tuple[GameInfo, State, int]:
+    """The game here, its state and the user's seat (refused without a seat or before
+    the game starts)."""
+    game = await bot.game(interaction)
+    seat = game.seat_of(interaction.user.id)
+    if seat is None:
+        raise NotInGameError()
+    loaded = await bot.service.load(game.id)
+    if loaded.state is None:
+        raise ServiceError(NOT_STARTED)
+    return game, loaded.state, seat.seat
