@@ -9,8 +9,8 @@ from functools import cache
 
 import pytest
 from helpers import gated_game
+from invariants import MODES, check_invariants
 from mountain_helpers import cleared_game, put_gate
-from test_playouts import MODES, check_invariants
 
 from rules import engine, steps
 from rules.actions import Action, DedicateHall, Dig, EndTurn, Keep, MoveStatue, Recruit

@@ -57,8 +57,8 @@ def test_a_former_layout_is_checked_like_the_current_one() -> None:
 
 
 def test_a_game_stored_before_the_winter_side_was_laid_out_anew_replays() -> None:
-    """tests/data/edition3-winter-4p.json was recorded with the edition-3 layout, before
-    edition 4 changed the winter side's features."""
+    """tests/rules/data/edition3-winter-4p.json was recorded with the edition-3 layout,
+    before edition 4 changed the winter side's features."""
     stored = json.loads((DATA / "edition3-winter-4p.json").read_text(encoding="utf-8"))
     game = game_from_record(stored["record"])
     assert game.state.phase == "over"

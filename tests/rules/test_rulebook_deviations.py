@@ -193,7 +193,7 @@ def test_four_players_start_on_w5_to_w8_and_older_games_on_the_ring() -> None:
     assert again.state.to_json() == old.state.to_json()
 
 
-# --- a level-3 recruit *may* take a pedestal: tests/test_recruit.py (LEVEL3) -------
+# --- a level-3 recruit *may* take a pedestal: tests/rules/test_recruit.py (LEVEL3) -
 
 # --- clan carts only move their clan's statues -------------------------------------
 

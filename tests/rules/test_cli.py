@@ -1,8 +1,8 @@
 """The `python -m rules` command line: selfplay, replay, legal; errors never show a
 traceback. One test runs it as a process (`python -m rules` runs `sys.exit(main())`),
 the others call `main` in this process (about 0.6 s of CPU less each than starting
-Python and importing the rules); tests/test_hostile_input.py runs a few more refusals
-as processes."""
+Python and importing the rules); tests/rules/test_hostile_input.py runs a few more
+refusals as processes."""
 
 from __future__ import annotations
 

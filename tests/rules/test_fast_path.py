@@ -27,7 +27,7 @@ from rules.selfplay import KIND_WEIGHTS, play_game, play_random_game
 from rules.shapes import tunnel_variants
 from rules.state import State, make_config
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _states(game: Game, every: int = 1) -> Iterator[tuple[State, int]]:
