@@ -130,7 +130,7 @@ class MountainKingRules:
     def state_to_json(self, state: State) -> str:
         # every stored action writes the state and every act reads one: orjson writes
         # the state's dataclasses itself, the same text as `json.dumps(state.to_json())`
-        # without spaces (tests/test_state_json.py) in a twentieth of the time
+        # without spaces (tests/rules/test_state_json.py) in a twentieth of the time
         return orjson.dumps(state, default=_config_json, option=orjson.OPT_NON_STR_KEYS).decode()
 
     def state_from_json(self, text: str) -> State:
