@@ -1,12 +1,19 @@
-"""`python -m bot`: start the Discord bot with settings from the environment or `.env`.
+"""`python -m bot`: the bot and the host's tools, one command line.
 
-Without a token it says how to get one and exits with status 2; a bad setting, a
-database it cannot use or a token Discord refuses is one line and a non-zero exit,
-never a traceback. While Discord cannot be reached it tries again, waiting longer each
-time, and says so. Once connected it logs a ready line: how many servers and games
-this process serves. `python -m bot --health` answers ok or not ok for a monitor
-(bot/health.py); `python -m bot check`, `backup PATH` and `migrate` are the host's
-tools (bot/maintenance.py, bot/moving.py). The console script `mountain-king-bot`
+    python -m bot [run]                 # start the bot (the default)
+    python -m bot check [--sample N]    # replay every stored game, repair snapshots
+    python -m bot backup PATH           # copy the database to a new file
+    python -m bot migrate [--to URL]    # move every game to PostgreSQL
+    python -m bot health                # ok or not ok, for a monitor (also --health)
+
+`--help` at each level says more. Each reads its settings from the environment or
+`.env`. `run`: without a token it says how to get one and exits with status 2; a bad
+setting, a database it cannot use or a token Discord refuses is one line and a
+non-zero exit, never a traceback. While Discord cannot be reached it tries again,
+waiting longer each time, and says so. Once connected it logs a ready line: how many
+servers and games this process serves. `health` (bot/health.py) answers ok or not ok;
+`check`, `backup` and `migrate` are the host's tools (bot/maintenance.py,
+bot/moving.py), their refusals one line too. The console script `mountain-king-bot`
 (installed by `pip install .`) is this same entry point.
 """
 
@@ -17,7 +24,7 @@ import gc
 import logging
 import sqlite3
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import suppress
 from datetime import timedelta
 from pathlib import Path
@@ -281,12 +288,60 @@ def start() -> int:
     return 0
 
 
-def main() -> int:
-    """`python -m bot` and the console script `mountain-king-bot`."""
-    if sys.argv[1:] == ["--health"]:  # one line and a status for monitoring
+def parser(prog: str = "python -m bot") -> maintenance.Parser:
+    """The command line: a subcommand for each job, `run` when none is given."""
+    p = maintenance.Parser(
+        prog=prog,
+        usage="%(prog)s [-h] [--health] [COMMAND [options]]",
+        description="In the Hall of the Mountain King on Discord: the bot, and the host's"
+        " tools for its database. Settings come from the environment or .env"
+        ' (README.md, "Hosting the bot"). Without a command: run.',
+    )
+    p.add_argument(
+        "--health", action="store_true", help="the same as the health command (for monitors)"
+    )
+    commands = p.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    commands.add_parser(
+        "run",
+        help="start the bot (the default)",
+        description="Start the Discord bot: it logs the invite URL, then serves its servers"
+        " until stopped. Without DISCORD_TOKEN it says how to get one (exit status 2).",
+    )
+    maintenance.add_tools(commands)
+    commands.add_parser(
+        "health",
+        help="one line, ok or not ok, and exit status 0 or 1, for a monitor",
+        description="Check the settings and open the database read-only, the way the bot"
+        " would find it; print ok or not ok and why, in one line. Writes nothing and never"
+        " connects to Discord. Exit status 0 for ok, 1 for not ok (bot/health.py).",
+    )
+    return p
+
+
+def program() -> str:
+    """The name the help shows: the console script's, or `python -m bot`."""
+    name = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
+    return "python -m bot" if name in ("", "-c", "__main__.py") else name
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m bot` and the console script `mountain-king-bot` (arguments: `argv`,
+    by default the process's); the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["help"]:  # `help` and `help check`, as the tools once took them
+        args = [*args[1:], "--help"]
+    p = parser(program() if argv is None else "python -m bot")
+    try:
+        options = p.parse_args(args)
+        if options.health and options.command not in (None, "health"):
+            p.error(f"--health is the health command: give either, not {options.command} too")
+    except SystemExit as exc:  # argparse printed the help, or why the arguments are bad
+        return exc.code if isinstance(exc.code, int) else 2
+    command = options.command or ("health" if options.health else "run")
+    if command == "health":  # one line and a status for monitoring
         return health.command(sys.stdout)
-    if len(sys.argv) > 1:  # check | backup PATH | migrate ... (bot/maintenance.py)
-        return maintenance.command(sys.argv[1:])
+    if command in maintenance.TOOLS:
+        return maintenance.run_tool(options)
     return start()
 
 

@@ -1,6 +1,6 @@
-"""`mountain-king-bot --health` (or `python -m bot --health`): one line and an exit
-status for a monitor (systemd's `ExecStartPre`, a container's health check, a cron
-job).
+"""`mountain-king-bot health` (or `python -m bot health`, or `--health`): one line and
+an exit status for a monitor (systemd's `ExecStartPre`, a container's health check, a
+cron job).
 
 It reads the settings as the bot does, checks that a Discord token is set (never
 showing it) and opens the database read-only, the way the bot would find it: the

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TextIO
+from typing import NoReturn, TextIO
 
 from bot import moving
 from bot.service import MOUNTAIN_KING, GameRules
@@ -40,17 +40,8 @@ from rules.state import State
 
 log = logging.getLogger("bot.maintenance")
 
-USAGE = """\
-usage: python -m bot                 run the bot
-       python -m bot --health        check the settings and the database (for monitoring)
-       python -m bot check [--sample N]
-                                     replay every stored game (or N chosen at random),
-                                     report broken ones, repair drifted snapshots
-       python -m bot backup PATH     copy the database to PATH (a new file)
-       python -m bot migrate --to postgresql://...
-                                     copy every game from the SQLite file into
-                                     PostgreSQL and check each there (bot/moving.py)
-"""
+# the tools of `python -m bot`, beside `run` and `health` (bot/__main__.py)
+TOOLS = ("check", "backup", "migrate")
 
 BACKUP_PREFIX = "mountain-king-"
 BACKUP_SUFFIX = ".sqlite3"
@@ -274,19 +265,45 @@ async def check_sample(
     return report
 
 
-def check_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python -m bot check",
-        description="Replay every stored game (or a random sample), report broken ones and"
-        " rewrite each snapshot that disagrees with its log from the log.",
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, but bad arguments are one line (and exit status 2), like
+    every other refusal of the host's tools."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def add_tools(commands: argparse._SubParsersAction[Parser]) -> None:
+    """The subcommands check, backup and migrate, with their options."""
+    check = commands.add_parser(
+        "check",
+        help="replay every stored game (or N chosen at random), report the broken ones,"
+        " repair snapshots that disagree with their log",
+        description="Replay every stored game (or a random sample) through a read-only"
+        " connection, beside the running bot; report each broken one, and rewrite each"
+        " snapshot that disagrees with its log from the log. Exit status 1 if any game is"
+        " broken or a snapshot could not be repaired. Reads DATABASE_PATH.",
     )
-    p.add_argument(
+    check.add_argument(
         "--sample",
         metavar="N",
         type=positive,
         help="check N games chosen at random instead of all of them",
     )
-    return p
+    backup = commands.add_parser(
+        "backup",
+        help="copy the database to PATH (a new file), even while the bot runs",
+        description="Copy the SQLite database DATABASE_PATH to a new file with SQLite's"
+        " online backup: a consistent copy, even while the bot goes on writing.",
+    )
+    backup.add_argument("path", metavar="PATH", type=Path, help="the new file to write")
+    migrate = commands.add_parser(
+        "migrate",
+        help="copy every game from the SQLite file into PostgreSQL and check each there",
+        description="Copy every game from the SQLite file into PostgreSQL and check each"
+        " one there by replaying its log. The SQLite file is only read (bot/moving.py).",
+    )
+    moving.add_arguments(migrate)
 
 
 def positive(text: str) -> int:
@@ -297,18 +314,29 @@ def positive(text: str) -> int:
 
 
 def command(args: Sequence[str], out: TextIO | None = None) -> int:
-    """`python -m bot <command>`: the exit status (reports go to `out`, by default
-    stdout). Whatever fails, a bad path or a database that cannot be read, is one line,
-    never a traceback."""
+    """One of the tools with its arguments (`["check", "--sample", "5"]`), as
+    `python -m bot` runs it: the exit status."""
+    parser = Parser(prog="python -m bot")
+    add_tools(parser.add_subparsers(dest="command", metavar="COMMAND", required=True))
+    try:
+        options = parser.parse_args(list(args))
+    except SystemExit as exc:  # argparse printed the help, or why the arguments are bad
+        return exc.code if isinstance(exc.code, int) else 2
+    return run_tool(options, out)
+
+
+def run_tool(options: argparse.Namespace, out: TextIO | None = None) -> int:
+    """`python -m bot check | backup | migrate`, its options parsed: the exit status
+    (reports go to `out`, by default stdout). Whatever fails, a bad path or a database
+    that cannot be read, is one line, never a traceback."""
     out = out or sys.stdout
-    name, rest = args[0], list(args[1:])
-    if name in ("-h", "--help", "help"):
-        print(USAGE, file=out)
-        return 0
+    name: str = options.command
     # the tools print their own sentences; the rebuild's log lines would repeat them
     logging.getLogger().addHandler(logging.NullHandler())
     try:
-        return run_command(name, rest, out)
+        if name == "migrate":
+            return moving.run(options, out)
+        return run_on_sqlite(name, options, out)
     except (StoreError, OSError, sqlite3.Error) as exc:
         print(f"{name}: {exc}", file=sys.stderr)
         return 1
@@ -317,18 +345,8 @@ def command(args: Sequence[str], out: TextIO | None = None) -> int:
         return 1
 
 
-def run_command(name: str, rest: list[str], out: TextIO) -> int:
-    if name == "migrate":
-        return moving.command(rest, out)
-    sample: int | None = None
-    if name == "check":
-        try:
-            sample = check_parser().parse_args(rest).sample
-        except SystemExit as exc:  # argparse printed the help, or why the arguments are bad
-            return 0 if exc.code == 0 else 2
-    elif name != "backup" or len(rest) != 1:
-        print(USAGE, file=sys.stderr)
-        return 2
+def run_on_sqlite(name: str, options: argparse.Namespace, out: TextIO) -> int:
+    """check or backup, on the SQLite file DATABASE_PATH."""
     settings = settings_for(name)
     if settings is None:
         return 2
@@ -342,8 +360,8 @@ def run_command(name: str, rest: list[str], out: TextIO) -> int:
         return 2
     path = settings.database_path
     if name == "check":
-        return asyncio.run(check_database(path, out, sample=sample))
-    target = Path(rest[0])
+        return asyncio.run(check_database(path, out, sample=options.sample))
+    target: Path = options.path
     asyncio.run(backup_database(path, target))
     print(f"Backed up {path} to {target}.", file=out)
     return 0

@@ -27,7 +27,6 @@ import sqlite3
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
 from dataclasses import astuple, dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -42,8 +41,6 @@ from bot.store.postgres import PostgresStore, redact
 from bot.store.transfer import copy_into, row_counts, snapshot_copy
 from rules.actions import Action
 from rules.state import State
-
-USAGE = "python -m bot migrate [--to postgresql://user@host/database] [--from PATH] [--replace]"
 
 
 @dataclass
@@ -67,12 +64,8 @@ class MoveReport:
         return bool(self.broken or self.differing or self.not_repaired or self.mismatched_tables)
 
 
-def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python -m bot migrate",
-        description="Copy every game from the SQLite file into PostgreSQL and check each"
-        " one there by replaying its log. The SQLite file is only read.",
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """`python -m bot migrate`'s options, on its parser (bot/__main__.py)."""
     p.add_argument(
         "--to",
         metavar="URL",
@@ -92,7 +85,6 @@ def parser() -> argparse.ArgumentParser:
         help="delete everything the PostgreSQL database holds before copying"
         " (without it, a database that holds anything is refused untouched)",
     )
-    return p
 
 
 async def migrate_database(
@@ -271,12 +263,9 @@ def _user_version(path: Path) -> int:
         db.close()
 
 
-def command(args: Sequence[str], out: TextIO) -> int:
-    """`python -m bot migrate ...`: the exit status (2: bad arguments or settings)."""
-    try:
-        options = parser().parse_args(list(args))
-    except SystemExit as exc:  # argparse printed the help, or why the arguments are bad
-        return 0 if exc.code == 0 else 2
+def run(options: argparse.Namespace, out: TextIO) -> int:
+    """`python -m bot migrate ...`, its options parsed: the exit status (2: bad
+    settings, or no PostgreSQL database named)."""
     settings = settings_for("migrate")
     if settings is None:
         return 2
@@ -284,8 +273,8 @@ def command(args: Sequence[str], out: TextIO) -> int:
     if url is None and settings.database_url is not None:
         url = settings.database_url.get_secret_value()
     if not url:
-        print(f"migrate: name the PostgreSQL database with --to or DATABASE_URL.\n{USAGE}",
-              file=sys.stderr)  # fmt: skip
+        print("migrate: name the PostgreSQL database with --to or DATABASE_URL"
+              " (python -m bot migrate --help).", file=sys.stderr)  # fmt: skip
         return 2
     if url.partition("://")[0].lower() not in ("postgresql", "postgres"):
         print("migrate: --to must be a PostgreSQL URL: postgresql://user@host/database",
