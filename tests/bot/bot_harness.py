@@ -8,10 +8,10 @@ import io
 import random
 import re
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple, Protocol
 
 import discord
 import pytest
@@ -64,6 +64,44 @@ async def running_bot(
         await bot.service.store.close()
 
 
+class Table(NamedTuple):
+    """A running bot, and a server's "games" channel with a member for each name given
+    (`running_table`; the server is `channel.guild`). Unpacks as
+    `(env, bot, channel, members)`."""
+
+    env: simcord.Env
+    bot: MountainBot
+    channel: Any
+    members: list[Any]
+
+
+def guild_table(env: simcord.Env, *names: str) -> tuple[Any, list[Any]]:
+    """A new server with a "games" channel and a member for each name, in the order
+    named: the channel and the members."""
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    return channel, [guild.add_member(env.create_user(name)) for name in names]
+
+
+@asynccontextmanager
+async def running_table(
+    db: Path, *names: str, seed: int = 1, clock: Any = None
+) -> AsyncIterator[Table]:
+    """`running_bot` with a server, its "games" channel and a member for each name
+    (`guild_table`). Tests reach it through the `table_of` fixture (conftest.py)."""
+    async with running_bot(db, seed=seed, clock=clock) as (env, bot):
+        channel, members = guild_table(env, *names)
+        yield Table(env, bot, channel, members)
+
+
+class TableOf(Protocol):
+    """The `table_of` fixture's type: `running_table` on a file in the test's folder."""
+
+    def __call__(
+        self, *names: str, seed: int = 1, clock: Any = None, db: Path | None = None
+    ) -> AbstractAsyncContextManager[Table]: ...
+
+
 def speaking(monkeypatch: pytest.MonkeyPatch, locales: dict[int, str]) -> None:
     """Interactions of these users come from clients in these Discord locales ("pl",
     "es-ES"...; SimCord itself always sends "en-US")."""
@@ -85,9 +123,7 @@ def table_speaking(
     """A server with a "games" channel and a member for each name, each on a client in
     the Discord locale given (None: SimCord's own en-US): the channel and the members,
     in the order named."""
-    guild = env.create_guild()
-    channel = guild.create_text_channel("games")
-    members = [guild.add_member(env.create_user(name)) for name in locales]
+    channel, members = guild_table(env, *locales)
     speaking(
         monkeypatch,
         {m.id: loc for m, loc in zip(members, locales.values(), strict=True) if loc is not None},

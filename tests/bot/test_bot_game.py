@@ -5,19 +5,14 @@ score sheet and the record."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-from bot_harness import open_game, play_to_end, pngs, running_bot, set_up
+from bot_harness import TableOf, open_game, play_to_end, pngs, set_up
 
 from rules.game import game_from_record
 
 
-async def test_two_player_game_played_through_discord(tmp_path: Path) -> None:
-    async with running_bot(tmp_path / "games.sqlite3") as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        alice = guild.add_member(env.create_user("alice"))
-        bob = guild.add_member(env.create_user("bob"))
+async def test_two_player_game_played_through_discord(table_of: TableOf) -> None:
+    async with table_of("alice", "bob") as (env, bot, channel, (alice, bob)):
         thread, game_id = await open_game(env, [alice, bob], channel)
         await set_up(bot, [alice, bob], thread, game_id)
         info = await bot.service.info(game_id)
