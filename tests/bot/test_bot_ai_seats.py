@@ -4,21 +4,16 @@ and plays its turns on its own, posted like anyone's."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
-from bot_harness import buttons_of, run_duties, running_bot
+from bot_harness import TableOf, buttons_of, run_duties
 
 from rules.legal import legal_actions
 from rules.selfplay import random_action
 from rules.steps import seats_to_act
 
 
-async def test_creator_adds_an_ai_player_who_plays_its_own_turns(tmp_path: Path) -> None:
-    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        alice = guild.add_member(env.create_user("alice"))
-        bob = guild.add_member(env.create_user("bob"))
+async def test_creator_adds_an_ai_player_who_plays_its_own_turns(table_of: TableOf) -> None:
+    async with table_of("alice", "bob") as (_, bot, channel, (alice, bob)):
         await alice.slash(channel, "mk new", players=2)
         thread = channel.threads[-1]
         lobby = thread.history()[0]
@@ -66,12 +61,9 @@ def buttons_of_message(message: object) -> list[dict[str, str]]:
 
 
 async def test_an_ai_seat_has_a_name_and_its_pyramid_can_be_looked_at_by_colour(
-    tmp_path: Path,
+    table_of: TableOf,
 ) -> None:
-    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        alice = guild.add_member(env.create_user("alice"))
+    async with table_of("alice") as (_, bot, channel, (alice,)):
         await alice.slash(channel, "mk new", players=3)
         thread = channel.threads[-1]
         for _ in range(2):

@@ -20,11 +20,10 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_harness import open_game, running_bot, set_up
+from bot_harness import TableOf, open_game, set_up
 
 from bot.client import MountainBot
 from bot.courier import Outgoing
@@ -106,12 +105,9 @@ def _counted(
 
 
 async def test_one_end_of_turn_handed_to_a_human_costs_few_store_calls_and_one_rebuild(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    table_of: TableOf, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with running_bot(tmp_path / "games.sqlite3", seed=6) as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        players = [guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat", "dan")]
+    async with table_of("ann", "ben", "cat", "dan", seed=6) as (env, bot, channel, players):
         thread, game_id = await open_game(env, players, channel)
         await set_up(bot, players, thread, game_id)
         info = await bot.service.info(game_id)

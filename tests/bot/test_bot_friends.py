@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 from typing import Any
 
-from bot_harness import buttons_of, open_game, running_bot, set_up
+from bot_harness import TableOf, buttons_of, open_game, set_up
 
 from bot.client import MountainBot
 from rules.selfplay import random_action
@@ -170,31 +169,23 @@ async def draft_all_listening(players: list[Any], thread: Any) -> list[Any]:
     return results
 
 
-async def test_a_two_player_game_reads_like_a_table_of_friends(tmp_path: Path) -> None:
-    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        players = [guild.add_member(env.create_user(n)) for n in ("alice", "bob")]
+async def test_a_two_player_game_reads_like_a_table_of_friends(table_of: TableOf) -> None:
+    async with table_of("alice", "bob") as (env, bot, channel, players):
         thread, game_id = await open_game(env, players, channel)
         await check_the_table(bot, players, thread, game_id, seed=5)
 
 
-async def test_a_four_player_team_game_reads_like_a_table_of_friends(tmp_path: Path) -> None:
-    async with running_bot(tmp_path / "db.sqlite3", seed=4) as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        players = [guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat", "dan")]
+async def test_a_four_player_team_game_reads_like_a_table_of_friends(table_of: TableOf) -> None:
+    async with table_of("ann", "ben", "cat", "dan", seed=4) as (env, bot, channel, players):
         thread, game_id = await open_game(env, players, channel, teams=True)
         await check_the_table(bot, players, thread, game_id, seed=8)
 
 
 async def test_a_player_who_changes_their_server_nickname_is_called_by_it_next_turn(
-    tmp_path: Path,
+    table_of: TableOf,
 ) -> None:
-    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        players = [guild.add_member(env.create_user(n)) for n in ("alice", "bob")]
+    async with table_of("alice", "bob") as (env, bot, channel, players):
+        guild = channel.guild
         thread, game_id = await open_game(env, players, channel)
         await set_up(bot, players, thread, game_id)
         info = await bot.service.info(game_id)

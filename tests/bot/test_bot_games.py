@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_harness import open_game, place_gates, run_duties, running_bot
+from bot_harness import TableOf, open_game, place_gates, run_duties
 from service_checks import legal_actions
 
 from bot.client import MountainBot
@@ -45,13 +44,8 @@ def dms(user: Any) -> list[Any]:
     return list(user.dm_channel.history())
 
 
-async def test_your_games_lists_your_moves_first_with_links_privately(tmp_path: Path) -> None:
-    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        alice = guild.add_member(env.create_user("alice"))
-        bob = guild.add_member(env.create_user("bob"))
-        carol = guild.add_member(env.create_user("carol"))
+async def test_your_games_lists_your_moves_first_with_links_privately(table_of: TableOf) -> None:
+    async with table_of("alice", "bob", "carol") as (env, bot, channel, (alice, bob, carol)):
         first, first_id = await open_game(env, [alice, bob], channel)
         second, second_id = await open_game(env, [alice, bob], channel)
         # the second game's gates are placed: everyone drafts, it waits for both
@@ -88,13 +82,11 @@ async def test_your_games_lists_your_moves_first_with_links_privately(tmp_path: 
         assert "/mk new" in result.response.content and "Join" in result.response.content
 
 
-async def test_the_daily_digest_goes_out_once_a_day_to_who_opted_in(tmp_path: Path) -> None:
+async def test_the_daily_digest_goes_out_once_a_day_to_who_opted_in(table_of: TableOf) -> None:
     clock = Clock()  # 12:00 UTC
-    async with running_bot(tmp_path / "db.sqlite3", clock=clock) as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        users = {n: env.create_user(n) for n in ("alice", "bob")}
-        alice, bob = (guild.add_member(users[n]) for n in ("alice", "bob"))
+    async with table_of("alice", "bob", clock=clock) as (env, bot, channel, (alice, bob)):
+        guild = channel.guild
+        users = {p.name: p.user for p in (alice, bob)}
         thread, game_id = await open_game(env, [alice, bob], channel)
 
         result = await alice.slash(channel, "mk notify", digest=True)
@@ -127,14 +119,11 @@ async def test_the_daily_digest_goes_out_once_a_day_to_who_opted_in(tmp_path: Pa
 
 
 async def test_a_refused_digest_is_logged_once_and_not_retried_that_day(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    table_of: TableOf, caplog: pytest.LogCaptureFixture
 ) -> None:
     clock = Clock()
-    async with running_bot(tmp_path / "db.sqlite3", clock=clock) as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        users = {n: env.create_user(n) for n in ("alice", "bob")}
-        alice, bob = (guild.add_member(users[n]) for n in ("alice", "bob"))
+    async with table_of("alice", "bob", clock=clock) as (env, bot, channel, (alice, bob)):
+        users = {p.name: p.user for p in (alice, bob)}
         await open_game(env, [alice, bob], channel)
         await alice.slash(channel, "mk notify", digest=True)
         # alice accepts no direct messages from the bot

@@ -3,10 +3,9 @@ no change to the game's log, and no error left in the bot."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from bot_harness import open_game, running_bot, set_up
+from bot_harness import TableOf, open_game, set_up
 
 from rules.steps import seats_to_act
 
@@ -30,12 +29,8 @@ COMMANDS: list[tuple[str, dict[str, Any], list[str]]] = [
 ]
 
 
-async def test_garbage_in_every_option_is_refused_and_changes_nothing(tmp_path: Path) -> None:
-    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        alice = guild.add_member(env.create_user("alice"))
-        bob = guild.add_member(env.create_user("bob"))
+async def test_garbage_in_every_option_is_refused_and_changes_nothing(table_of: TableOf) -> None:
+    async with table_of("alice", "bob") as (env, bot, channel, (alice, bob)):
         thread, game_id = await open_game(env, [alice, bob], channel)
         await set_up(bot, [alice, bob], thread, game_id)  # the turn commands are in play
         info = await bot.service.info(game_id)

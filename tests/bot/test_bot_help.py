@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bot_harness import running_bot
+from bot_harness import TableOf, running_bot
 from discord import app_commands
 
 import render
@@ -20,11 +20,8 @@ MESSAGE_LIMIT = 2000
 DESCRIPTION_LIMIT = 100
 
 
-async def test_help_without_a_topic_covers_start_turn_end_and_images(tmp_path: Path) -> None:
-    async with running_bot(tmp_path / "db.sqlite3") as (env, _):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        alice = guild.add_member(env.create_user("alice"))
+async def test_help_without_a_topic_covers_start_turn_end_and_images(table_of: TableOf) -> None:
+    async with table_of("alice") as (env, _, channel, (alice,)):
         result = await alice.slash(channel, "mk help")
         assert result.acknowledged and result.ephemeral
         text = result.response.content
@@ -39,11 +36,8 @@ async def test_help_without_a_topic_covers_start_turn_end_and_images(tmp_path: P
         assert not env.errors
 
 
-async def test_every_help_topic_answers_privately(tmp_path: Path) -> None:
-    async with running_bot(tmp_path / "db.sqlite3") as (env, _):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        alice = guild.add_member(env.create_user("alice"))
+async def test_every_help_topic_answers_privately(table_of: TableOf) -> None:
+    async with table_of("alice") as (env, _, channel, (alice,)):
         for topic, _ in HELP_TOPICS:
             result = await alice.slash(channel, "mk help", topic=topic)
             assert result.acknowledged and result.ephemeral, topic

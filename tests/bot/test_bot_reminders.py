@@ -4,9 +4,8 @@ after several missed reminders a table vote that hands the seat to the autopilot
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
-from bot_harness import open_game, run_duties, running_bot, scheduler
+from bot_harness import TableOf, open_game, run_duties, scheduler
 
 from rules.steps import seats_to_act
 
@@ -19,14 +18,11 @@ class Clock:
         return self.now
 
 
-async def test_reminders_by_thread_then_dm_then_the_table_votes(tmp_path: Path) -> None:
+async def test_reminders_by_thread_then_dm_then_the_table_votes(table_of: TableOf) -> None:
     clock = Clock()
-    async with running_bot(tmp_path / "db.sqlite3", clock=clock) as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        users = {name: env.create_user(name) for name in ("alice", "bob")}
-        alice, bob = (guild.add_member(users[n]) for n in ("alice", "bob"))
-        carol = guild.add_member(env.create_user("carol"))
+    table = table_of("alice", "bob", "carol", clock=clock)
+    async with table as (env, bot, channel, (alice, bob, carol)):
+        users = {p.name: p.user for p in (alice, bob)}
         # the game starts with the first gate: one player is awaited
         thread, game_id = await open_game(env, [alice, bob], channel)
         state = (await bot.service.load(game_id)).state
@@ -79,13 +75,9 @@ def buttons_of_message(message: object) -> list[str]:
     return [c.label for row in message.components for c in row.children]  # type: ignore[attr-defined]
 
 
-async def test_mute_this_turn_stops_reminders_until_the_turn_changes(tmp_path: Path) -> None:
+async def test_mute_this_turn_stops_reminders_until_the_turn_changes(table_of: TableOf) -> None:
     clock = Clock()
-    async with running_bot(tmp_path / "db.sqlite3", clock=clock) as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        alice = guild.add_member(env.create_user("alice"))
-        bob = guild.add_member(env.create_user("bob"))
+    async with table_of("alice", "bob", clock=clock) as (env, bot, channel, (alice, bob)):
         thread, game_id = await open_game(env, [alice, bob], channel)
         state = (await bot.service.load(game_id)).state
         info = await bot.service.info(game_id)

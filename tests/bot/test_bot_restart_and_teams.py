@@ -7,26 +7,24 @@ import json
 from pathlib import Path
 
 from bot_harness import (
+    TableOf,
     buttons_of,
     draft_all,
     make_bot,
     open_game,
     place_gates,
     play_to_end,
-    running_bot,
     set_up,
 )
 
 from rules.game import game_from_record
 
 
-async def test_restart_mid_game_continues_with_the_same_buttons(tmp_path: Path) -> None:
+async def test_restart_mid_game_continues_with_the_same_buttons(
+    tmp_path: Path, table_of: TableOf
+) -> None:
     db = tmp_path / "db.sqlite3"
-    async with running_bot(db) as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        alice = guild.add_member(env.create_user("alice"))
-        bob = guild.add_member(env.create_user("bob"))
+    async with table_of("alice", "bob", db=db) as (env, bot, channel, (alice, bob)):
         thread, game_id = await open_game(env, [alice, bob], channel)
         await place_gates(bot, [alice, bob], thread, game_id)
         # alice opens her draft, keeps one troll; then the bot restarts
@@ -57,11 +55,8 @@ async def test_restart_mid_game_continues_with_the_same_buttons(tmp_path: Path) 
         await new_bot.service.store.close()
 
 
-async def test_four_player_team_game_through_discord(tmp_path: Path) -> None:
-    async with running_bot(tmp_path / "db.sqlite3", seed=4) as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        players = [guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cat", "dan")]
+async def test_four_player_team_game_through_discord(table_of: TableOf) -> None:
+    async with table_of("ann", "ben", "cat", "dan", seed=4) as (env, bot, channel, players):
         thread, game_id = await open_game(env, players, channel, teams=True)
         await set_up(bot, players, thread, game_id)
         info = await bot.service.info(game_id)

@@ -5,11 +5,10 @@ labels, record); after the reveal every one of them is told whole."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_harness import buttons_of, open_game, place_gates, running_bot
+from bot_harness import TableOf, buttons_of, open_game, place_gates
 
 from bot.service import GameStateError
 from render import pyramid_png
@@ -63,12 +62,9 @@ async def _sees_none_of(thread: Any, looker: Any, owner: Any, secret: set[str]) 
 
 
 async def test_the_draft_shows_nothing_of_anyones_keeps_until_everyone_has_kept(
-    tmp_path: Path,
+    table_of: TableOf,
 ) -> None:
-    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        alice, bob, carol = (guild.add_member(env.create_user(n)) for n in ("al", "bo", "cy"))
+    async with table_of("al", "bo", "cy") as (env, bot, channel, (alice, bob, carol)):
         thread, game_id = await open_game(env, [alice, bob], channel)
         await place_gates(bot, [alice, bob], thread, game_id)
         info = await bot.service.info(game_id)

@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 import pytest
-from bot_harness import make_bot, running_bot
+from bot_harness import TableOf, make_bot
 
 from bot.app import FEATURES, GENERIC_ERROR
 from bot.buttons import GameButton
@@ -74,12 +74,9 @@ def test_a_button_that_could_never_be_pressed_is_refused_when_drawn(notation: st
 
 
 async def test_unexpected_errors_in_commands_and_buttons_get_one_answer(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+    table_of: TableOf, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        alice = guild.add_member(env.create_user("alice"))
+    async with table_of("alice") as (_, bot, channel, (alice,)):
         await alice.slash(channel, "mk new", players=2)
         thread = channel.threads[-1]
         game_id = int(thread.name.rsplit("#", 1)[1])
