@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from bot_harness import open_game, place_gates, running_bot
+from bot_harness import TableOf, open_game, place_gates
 
 from bot.store import SqliteStore
 
@@ -36,15 +36,11 @@ def break_the_page_of(path: Path, game_id: int) -> None:
 
 
 async def test_a_damaged_page_stops_its_game_alone(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, table_of: TableOf, caplog: pytest.LogCaptureFixture
 ) -> None:
     path = tmp_path / "db.sqlite3"
-    async with running_bot(path) as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        alice, bob, carol, dave = (
-            guild.add_member(env.create_user(name)) for name in ("alice", "bob", "carol", "dave")
-        )
+    table = table_of("alice", "bob", "carol", "dave", db=path)
+    async with table as (env, bot, channel, (alice, bob, carol, dave)):
         damaged_thread, damaged = await open_game(env, [alice, bob], channel)
         thread, game_id = await open_game(env, [carol, dave], channel)
         store = bot.service.store

@@ -5,11 +5,10 @@ it back whenever they like. Every change is told in the thread with names."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import discord
-from bot_harness import buttons_of, open_game, place_gates, running_bot
+from bot_harness import TableOf, buttons_of, open_game, place_gates
 
 
 def said(result: Any) -> str:
@@ -46,14 +45,10 @@ async def moves_by(bot: Any, game_id: int, seat: int) -> list[int | None]:
 
 
 async def test_an_offered_seat_is_taken_only_by_its_accepter_and_given_back(
-    tmp_path: Path,
+    table_of: TableOf,
 ) -> None:
-    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        alice = guild.add_member(env.create_user("alice"))
-        bob = guild.add_member(env.create_user("bob"))
-        carol = guild.add_member(env.create_user("carol"))
+    async with table_of("alice", "bob", "carol") as (env, bot, channel, (alice, bob, carol)):
+        guild = channel.guild
         thread, game_id = await open_game(env, [alice, bob], channel)
         await place_gates(bot, [alice, bob], thread, game_id)
         info = await bot.service.info(game_id)
@@ -102,13 +97,9 @@ async def test_an_offered_seat_is_taken_only_by_its_accepter_and_given_back(
         assert (await bot.service.info(game_id)).seats[seat.seat].controller_id == bob.id
 
 
-async def test_a_server_admin_assigns_a_seat_at_once(tmp_path: Path) -> None:
-    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        alice = guild.add_member(env.create_user("alice"))
-        bob = guild.add_member(env.create_user("bob"))
-        carol = guild.add_member(env.create_user("carol"))
+async def test_a_server_admin_assigns_a_seat_at_once(table_of: TableOf) -> None:
+    async with table_of("alice", "bob", "carol") as (env, bot, channel, (alice, bob, carol)):
+        guild = channel.guild
         mods = guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
         mod = guild.add_member(env.create_user("mod"), roles=[mods])
         thread, game_id = await open_game(env, [alice, bob], channel)
@@ -128,14 +119,9 @@ async def test_a_server_admin_assigns_a_seat_at_once(tmp_path: Path) -> None:
 
 
 async def test_the_creator_cannot_take_a_players_seat_without_their_consent(
-    tmp_path: Path,
+    table_of: TableOf,
 ) -> None:
-    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        boss = guild.add_member(env.create_user("boss"))
-        alice = guild.add_member(env.create_user("alice"))
-        bob = guild.add_member(env.create_user("bob"))
+    async with table_of("boss", "alice", "bob") as (_, bot, channel, (boss, alice, bob)):
         # the creator opens the game, then leaves the lobby: alice and bob play
         created = await boss.slash(channel, "mk new", players=2)
         assert created.acknowledged

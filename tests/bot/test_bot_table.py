@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from bot_harness import (
+    TableOf,
     buttons_of,
     draft_all,
     open_game,
     place_gates,
     run_duties,
-    running_bot,
     scheduler,
     set_up,
 )
@@ -48,11 +48,9 @@ async def to_first_turn(env: Any, bot: Any, channel: Any, names: list[str]) -> t
     return thread, game_id, by_seat, seats_to_act(state)[0]
 
 
-async def test_a_refused_turn_post_is_told_and_follows_once_accepted(tmp_path: Path) -> None:
+async def test_a_refused_turn_post_is_told_and_follows_once_accepted(table_of: TableOf) -> None:
     clock = Clock()
-    async with running_bot(tmp_path / "db.sqlite3", clock=clock) as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
+    async with table_of(clock=clock) as (env, bot, channel, _):
         thread, game_id, by_seat, seat = await to_first_turn(env, bot, channel, ["al", "bo"])
         state = (await bot.service.load(game_id)).state
         mover = by_seat[seat]
@@ -83,11 +81,10 @@ async def test_a_refused_turn_post_is_told_and_follows_once_accepted(tmp_path: P
 
 
 async def test_kicking_the_player_to_move_hands_the_seat_to_the_ai_then_a_substitute(
-    tmp_path: Path,
+    table_of: TableOf,
 ) -> None:
-    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
+    async with table_of() as (env, bot, channel, _):
+        guild = channel.guild
         thread, game_id, by_seat, seat = await to_first_turn(env, bot, channel, ["al", "bo"])
         admin = next(p for p in by_seat.values() if p.name == "al")  # opened the game
         if by_seat[seat] is admin:  # let the other player be the one to move
@@ -122,13 +119,9 @@ async def test_kicking_the_player_to_move_hands_the_seat_to_the_ai_then_a_substi
 
 
 async def test_a_stale_draft_button_says_so_and_the_last_keep_reveals_and_calls_the_first_turn(
-    tmp_path: Path,
+    table_of: TableOf,
 ) -> None:
-    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        alice = guild.add_member(env.create_user("alice"))
-        bob = guild.add_member(env.create_user("bob"))
+    async with table_of("alice", "bob") as (env, bot, channel, (alice, bob)):
         thread, game_id = await open_game(env, [alice, bob], channel)
         await place_gates(bot, [alice, bob], thread, game_id)
         await draft_all([bob], thread)
@@ -167,11 +160,9 @@ async def test_a_stale_draft_button_says_so_and_the_last_keep_reveals_and_calls_
         assert thread.history()[-1].id == posts[0].id
 
 
-async def test_the_other_players_vote_and_their_names_show(tmp_path: Path) -> None:
+async def test_the_other_players_vote_and_their_names_show(table_of: TableOf) -> None:
     clock = Clock()
-    async with running_bot(tmp_path / "db.sqlite3", clock=clock) as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
+    async with table_of(clock=clock) as (env, bot, channel, _):
         names = ["ann", "ben", "cat", "dan"]
         thread, game_id, by_seat, seat = await to_first_turn(env, bot, channel, names)
         for _ in range(3):
@@ -198,14 +189,11 @@ async def test_the_other_players_vote_and_their_names_show(tmp_path: Path) -> No
 
 
 async def test_one_round_moves_every_stalled_ai_game_and_reminds_the_humans(
-    tmp_path: Path,
+    table_of: TableOf,
 ) -> None:
     clock = Clock()
-    async with running_bot(tmp_path / "db.sqlite3", clock=clock) as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        alice = guild.add_member(env.create_user("alice"))
-        bob = guild.add_member(env.create_user("bob"))
+    async with table_of("alice", "bob", clock=clock) as (env, bot, channel, (alice, bob)):
+        guild = channel.guild
         thread, human_game = await open_game(env, [alice, bob], channel)
         # the gates are placed: both humans draft, both are awaited
         await place_gates(bot, [alice, bob], thread, human_game)
@@ -234,11 +222,9 @@ async def test_one_round_moves_every_stalled_ai_game_and_reminds_the_humans(
 
 
 async def test_an_error_after_the_action_is_stored_never_says_nothing_changed(
-    tmp_path: Path, monkeypatch: Any
+    table_of: TableOf, monkeypatch: Any
 ) -> None:
-    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
+    async with table_of() as (env, bot, channel, _):
         thread, game_id, by_seat, seat = await to_first_turn(env, bot, channel, ["al", "bo"])
         state = (await bot.service.load(game_id)).state
         action = str(legal_actions(state, seat, "recruit")[0])
@@ -254,11 +240,9 @@ async def test_an_error_after_the_action_is_stored_never_says_nothing_changed(
 
 
 async def test_a_thread_that_refuses_for_good_sends_the_post_to_the_channel(
-    tmp_path: Path,
+    table_of: TableOf,
 ) -> None:
-    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
+    async with table_of() as (env, bot, channel, _):
         thread, game_id, by_seat, seat = await to_first_turn(env, bot, channel, ["al", "bo"])
         state = (await bot.service.load(game_id)).state
         mover = by_seat[seat]
@@ -276,13 +260,11 @@ async def test_a_thread_that_refuses_for_good_sends_the_post_to_the_channel(
         assert ping and ping[-1].raw_mentions == [by_seat[1 - seat].id]
 
 
-async def test_a_game_stored_before_gates_came_first_still_drafts_first(tmp_path: Path) -> None:
+async def test_a_game_stored_before_gates_came_first_still_drafts_first(
+    tmp_path: Path, table_of: TableOf
+) -> None:
     db = tmp_path / "db.sqlite3"
-    async with running_bot(db) as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        alice = guild.add_member(env.create_user("alice"))
-        bob = guild.add_member(env.create_user("bob"))
+    async with table_of("alice", "bob", db=db) as (_, bot, channel, (alice, bob)):
         await alice.slash(channel, "mk new", players=2)
         thread = channel.threads[-1]
         await bob.click(thread.history()[0], label="Join")
