@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import simcord
-from bot_harness import open_game, running_bot, set_up
+from bot_harness import guild_table, open_game, running_bot, set_up
 
 from bot.client import MountainBot
 from rules.actions import Dig, Recruit, format_cells
@@ -27,10 +27,7 @@ async def _first_turn(env: simcord.Env, bot: MountainBot) -> tuple[Any, int, Sta
     """A 2-player game at its first turn (its first gate offered by autocomplete on the
     way): the thread, the game, the position, the seat to act, its player and the other
     player."""
-    guild = env.create_guild()
-    channel = guild.create_text_channel("games")
-    alice = guild.add_member(env.create_user("alice"))
-    bob = guild.add_member(env.create_user("bob"))
+    channel, (alice, bob) = guild_table(env, "alice", "bob")
     thread, game_id = await open_game(env, [alice, bob], channel)
     info = await bot.service.info(game_id)
     by_seat = {s.seat: (alice if s.user_id == alice.id else bob) for s in info.seats}

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bot_harness import open_game, running_bot, scheduler, set_up
+from bot_harness import guild_table, open_game, running_bot, scheduler, set_up
 from processes import dead_process_id
 
 from bot.service import GameService, MountainKingRules, ReplyTo
@@ -31,9 +31,7 @@ class Clock:
 async def first_turn(env: Any, bot: Any) -> tuple[Any, int, Any, int]:
     """A 2-player game through its setup: the thread, the game, the player to move and
     their seat."""
-    guild = env.create_guild()
-    channel = guild.create_text_channel("games")
-    players = [guild.add_member(env.create_user(n)) for n in ("al", "bo")]
+    channel, players = guild_table(env, "al", "bo")
     thread, game_id = await open_game(env, players, channel)
     await set_up(bot, players, thread, game_id)
     seat = seats_to_act((await bot.service.load(game_id)).state)[0]

@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import discord
 import pytest
-from bot_harness import running_bot
+from bot_harness import TableOf, running_bot
 from fake_discord import APP_ID, GUILD_ID, FakeDiscord
 from process_harness import BotProcess
 from service_checks import games_of_user
@@ -142,15 +142,12 @@ def test_the_hosting_guide_lists_every_permission_and_the_integer() -> None:
 
 
 async def test_a_store_that_cannot_write_gets_one_sentence_for_any_command(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    table_of: TableOf, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Not only moves: opening a game on a store that cannot write (here read-only, as a
     full disk or a read-only remount would be) tells the player in a sentence, logs the
     reason for the host, and stores nothing."""
-    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
-        guild = env.create_guild()
-        alice = guild.add_member(env.create_user("alice"))
-        channel = guild.create_text_channel("games")
+    async with table_of("alice") as (_, bot, channel, (alice,)):
         store = bot.service.store
         assert isinstance(store, SqliteStore)
         await store._on_writer(lambda db: db.execute("PRAGMA query_only = ON"))

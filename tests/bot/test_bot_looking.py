@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_harness import open_game, running_bot, set_up
+from bot_harness import guild_table, open_game, running_bot, set_up
 
 from bot.mountain_king.help import SHARED
 from bot.texts import NOT_STARTED
@@ -28,12 +28,8 @@ LOOKS: list[tuple[str, dict[str, Any], str | None]] = [
 
 
 async def _table(env: Any) -> tuple[Any, Any, Any, Any, Any]:
-    guild = env.create_guild()
-    channel = guild.create_text_channel("games")
-    alice = guild.add_member(env.create_user("alice"))
-    bob = guild.add_member(env.create_user("bob"))
-    carol = guild.add_member(env.create_user("carol"))  # not seated
-    return channel, alice, bob, carol, guild
+    channel, (alice, bob, carol) = guild_table(env, "alice", "bob", "carol")  # carol: not seated
+    return channel, alice, bob, carol, channel.guild
 
 
 async def _png(response: Any) -> bytes:

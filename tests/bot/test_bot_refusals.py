@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot_harness import buttons_of, open_game, pngs, running_bot, set_up
+from bot_harness import buttons_of, guild_table, open_game, pngs, running_bot, set_up
 
 from bot.mountain_king.texts import DRAFT_NOT_YET
 from rules.legal import legal_actions
@@ -16,11 +16,7 @@ from rules.steps import seats_to_act
 
 async def _started(env: Any, bot: Any) -> tuple[Any, Any, dict[int, Any], Any, int, Any]:
     """A 2-player game as it starts: the first gate is to be placed."""
-    guild = env.create_guild()
-    channel = guild.create_text_channel("games")
-    alice = guild.add_member(env.create_user("alice"))
-    bob = guild.add_member(env.create_user("bob"))
-    carol = guild.add_member(env.create_user("carol"))  # not seated
+    channel, (alice, bob, carol) = guild_table(env, "alice", "bob", "carol")  # carol: not seated
     thread, game_id = await open_game(env, [alice, bob], channel)
     info = await bot.service.info(game_id)
     by_seat = {s.seat: (alice if s.user_id == alice.id else bob) for s in info.seats}

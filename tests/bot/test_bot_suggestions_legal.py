@@ -26,7 +26,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from bot_harness import buttons_of, open_game, running_bot
+from bot_harness import buttons_of, open_game, running_table
 from discord import app_commands
 
 from bot.client import MountainBot
@@ -315,10 +315,8 @@ async def play_and_audit(
     of action is open and where a rarely open optional option is (until it offers
     something)."""
     rng = random.Random(seed)
-    async with running_bot(tmp_path / "db.sqlite3", seed=seed) as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        players = [guild.add_member(env.create_user(n)) for n in names]
+    table = running_table(tmp_path / "db.sqlite3", *names, seed=seed)
+    async with table as (env, bot, channel, players):
         options = {"teams": True} if teams else {}
         thread, game_id = await open_game(env, players, channel, **options)
         info = await bot.service.info(game_id)

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 from typing import Any
 
 import simcord
-from bot_harness import history_from, open_game, running_bot, set_up, visible_count
+from bot_harness import TableOf, history_from, open_game, set_up, visible_count
 
 from bot.i18n.catalogue import translator_for
 from bot.mountain_king.stories import story_text
@@ -30,13 +29,10 @@ def pinged(env: simcord.Env, thread: Any, message: Any) -> tuple[list[int], froz
 
 
 async def test_every_turn_in_play_is_one_message_calling_only_the_next_player(
-    tmp_path: Path,
+    table_of: TableOf,
 ) -> None:
-    async with running_bot(tmp_path / "games.sqlite3", seed=6) as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        names = ("ann", "ben", "cat", "dan")
-        players = [guild.add_member(env.create_user(n)) for n in names]
+    names = ("ann", "ben", "cat", "dan")
+    async with table_of(*names, seed=6) as (env, bot, channel, players):
         thread, game_id = await open_game(env, players, channel)
         await set_up(bot, players, thread, game_id)
         info = await bot.service.info(game_id)
