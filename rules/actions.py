@@ -426,48 +426,18 @@ def parse_action(text: str) -> Action:
     """Parse one action in notation. Raises `NotationError` with a helpful sentence."""
     if not isinstance(text, str):
         raise NotationError("An action must be text.")
-    if len(text) > MAX_ACTION_LENGTH:
-        raise NotationError(
-            "An action is at most {limit} characters; this one has {length}.",
-            limit=MAX_ACTION_LENGTH,
-            length=len(text),
-        )
-    words = text.split()
-    if not words:
-        raise NotationError("Empty action.")
-    if " ".join(words) != text:
-        raise NotationError("Separate the words of an action with single spaces.")
-    for w in words:
-        if not _WORD.match(w):
-            raise NotationError("Unexpected characters in {word}.", word=echo(w))
+    words = read_words(text)
     verb, rest = words[0], words[1:]
     if verb == "keep":
         _expect(rest, 2, "keep <card> <slot>, e.g. keep blue-3 A2")
-        if rest[1] not in PYRAMID_ROWS[0]:
-            raise NotationError("{slot} is not a bottom-row slot (A1 to A4).", slot=echo(rest[1]))
-        return Keep(rest[0], rest[1])
+        return Keep(rest[0], read_bottom_slot(rest[1]))
     if verb == "gate":
         _expect(rest, 1, "gate <start point>, e.g. gate W1")
         return PlaceGate(rest[0])
     if verb == "cast":
-        rest, pay = _split_pay(rest)
-        if not rest:
-            raise NotationError("Expected: {usage}", usage="cast <spell> [choices] [pay ...]")
-        return Cast(rest[0], tuple(rest[1:]), pay)
+        return read_cast(rest)
     if verb == "use":
-        rest, pay = _split_pay(rest)
-        if len(rest) == 3 and rest[1] == "move":
-            if pay is not None:
-                raise NotationError("Moving a resource to storage costs nothing: drop 'pay'.")
-            item = parse_pay_item(rest[2])
-            if item.source == STORE:
-                raise NotationError("Move a resource from one of your trolls, not from storage.")
-            return UseWorkshop(rest[0], move=item)
-        _expect(rest, 2, "use <site> <give>><get>, e.g. use S3 heartstone>cart")
-        give, sep, get = rest[1].partition(">")
-        if not sep:
-            raise NotationError("Write the conversion as give>get, e.g. heartstone>cart.")
-        return UseWorkshop(rest[0], parse_bundle(give), parse_bundle(get), pay=pay)
+        return read_use(rest)
     if verb == "trade":
         rest, pay = _split_pay(rest)
         _expect(rest, 1, "trade <4 resources>><resource>, e.g. trade stone+2coin+rune>iron")
@@ -481,19 +451,8 @@ def parse_action(text: str) -> Action:
             raise NotationError(
                 "Expected: {usage}", usage="recruit <horde slot> <pyramid slot> [pedestal clan]"
             )
-        if not _HORDE_SLOT.match(rest[0]):
-            raise NotationError("{slot} is not a horde slot (1.1 to 3.3).", slot=echo(rest[0]))
-        if rest[1] not in PYRAMID_SLOTS:
-            raise NotationError("{slot} is not a pyramid slot (A1 to D1).", slot=echo(rest[1]))
-        pedestal = None
-        if len(rest) == 3:
-            clan = CLAN_BY_NAME.get(rest[2])
-            if clan not in STATUE_CLANS:
-                raise NotationError(
-                    "{clan} is not a pedestal clan (fire, ice or moon).", clan=echo(rest[2])
-                )
-            pedestal = clan
-        return Recruit(rest[0], rest[1], pedestal, pay)
+        pedestal = read_pedestal(rest[2]) if len(rest) == 3 else None
+        return Recruit(read_horde_slot(rest[0]), read_pyramid_slot(rest[1]), pedestal, pay)
     if verb == "dig":
         rest, pay = _split_pay(rest)
         return parse_dig_words(rest, pay)
@@ -529,11 +488,7 @@ def parse_dig_words(words: list[str], pay: Payment = None) -> Dig:
         raise NotationError("Expected: {usage}", usage=usage)
     shape, cells_text, mineral_text, *more = words
     cells, anchor = parse_cells(cells_text)
-    mineral = RESOURCE_BY_NAME.get(mineral_text)
-    if mineral is None or not mineral.is_mineral:
-        raise NotationError(
-            "{mineral} is not a mineral (stone, iron or heartstone).", mineral=echo(mineral_text)
-        )
+    mineral = read_mineral(mineral_text)
     pedestal = None
     sites: list[tuple[str, str]] = []
     i = 0
@@ -542,23 +497,130 @@ def parse_dig_words(words: list[str], pay: Payment = None) -> Dig:
             raise NotationError("Expected: {usage}", usage=usage)
         key, value = more[i], more[i + 1]
         if key == "pedestal":
-            clan = CLAN_BY_NAME.get(value)
-            if clan not in STATUE_CLANS:
-                raise NotationError(
-                    "{clan} is not a pedestal clan (fire, ice or moon).", clan=echo(value)
-                )
+            clan = read_pedestal(value)
             if pedestal is not None or i != 0:
                 raise NotationError("Name one pedestal clan (fire, ice or moon) before workshops.")
             pedestal = clan
         else:
-            site, sep, name = value.partition("=")
-            if not sep or not _CELL.match(site) or not name:
-                raise NotationError(
-                    "Write a workshop to establish as site=name, e.g. G6=toolforge."
-                )
-            sites.append((site, name))
+            sites.append(read_workshop(value))
         i += 2
     dig = Dig(shape, cells, anchor, mineral, pedestal, tuple(sites), pay)
     if dig.workshops != tuple(sites) or len({s for s, _ in sites}) != len(sites):
         raise NotationError("List each workshop site once, in order (e.g. F6 before G6).")
     return dig
+
+
+# --- the fields of an action, each in notation -----------------------------------------
+# What `parse_action` reads a word of an action with, and what a command's option is
+# read with (`rules.asked`): one rule for each field, whichever way it comes.
+
+
+def read_words(text: str) -> list[str]:
+    """A field of one or more words (a spell's choices, a conversion), each a word of the
+    notation, separated by single spaces."""
+    if not isinstance(text, str):
+        raise NotationError("An action must be text.")
+    if len(text) > MAX_ACTION_LENGTH:
+        raise NotationError(
+            "An action is at most {limit} characters; this one has {length}.",
+            limit=MAX_ACTION_LENGTH,
+            length=len(text),
+        )
+    words = text.split()
+    if not words:
+        raise NotationError("Empty action.")
+    if " ".join(words) != text:
+        raise NotationError("Separate the words of an action with single spaces.")
+    for w in words:
+        if not _WORD.match(w):
+            raise NotationError("Unexpected characters in {word}.", word=echo(w))
+    return words
+
+
+def read_word(text: str) -> str:
+    """A field of one word of the notation (a card, a point, a spell, a site...)."""
+    words = read_words(text)
+    if len(words) != 1:
+        raise NotationError("Unexpected characters in {word}.", word=echo(text))
+    return words[0]
+
+
+def read_bottom_slot(text: str) -> str:
+    if text not in PYRAMID_ROWS[0]:
+        raise NotationError("{slot} is not a bottom-row slot (A1 to A4).", slot=echo(text))
+    return text
+
+
+def read_horde_slot(text: str) -> str:
+    if not _HORDE_SLOT.match(text):
+        raise NotationError("{slot} is not a horde slot (1.1 to 3.3).", slot=echo(text))
+    return text
+
+
+def read_pyramid_slot(text: str) -> str:
+    if text not in PYRAMID_SLOTS:
+        raise NotationError("{slot} is not a pyramid slot (A1 to D1).", slot=echo(text))
+    return text
+
+
+def read_pedestal(text: str) -> Clan:
+    clan = CLAN_BY_NAME.get(text)
+    if clan is None or clan not in STATUE_CLANS:
+        raise NotationError("{clan} is not a pedestal clan (fire, ice or moon).", clan=echo(text))
+    return clan
+
+
+def read_mineral(text: str) -> Resource:
+    mineral = RESOURCE_BY_NAME.get(text)
+    if mineral is None or not mineral.is_mineral:
+        raise NotationError(
+            "{mineral} is not a mineral (stone, iron or heartstone).", mineral=echo(text)
+        )
+    return mineral
+
+
+def read_workshop(text: str) -> tuple[str, str]:
+    """A workshop to establish, `site=name`."""
+    site, sep, name = text.partition("=")
+    if not sep or not _CELL.match(site) or not name:
+        raise NotationError("Write a workshop to establish as site=name, e.g. G6=toolforge.")
+    return site, name
+
+
+def read_use(words: list[str]) -> UseWorkshop:
+    """The words of a use after `use`: the site, then the conversion (`give>get`) or the
+    Quartermaster's `move <resource>@<slot>`, and the payment."""
+    rest, pay = _split_pay(words)
+    if len(rest) == 3 and rest[1] == "move":
+        if pay is not None:
+            raise NotationError("Moving a resource to storage costs nothing: drop 'pay'.")
+        item = parse_pay_item(rest[2])
+        if item.source == STORE:
+            raise NotationError("Move a resource from one of your trolls, not from storage.")
+        return UseWorkshop(rest[0], move=item)
+    _expect(rest, 2, "use <site> <give>><get>, e.g. use S3 heartstone>cart")
+    give, sep, get = rest[1].partition(">")
+    if not sep:
+        raise NotationError("Write the conversion as give>get, e.g. heartstone>cart.")
+    return UseWorkshop(rest[0], parse_bundle(give), parse_bundle(get), pay=pay)
+
+
+def read_cast(words: list[str]) -> Cast:
+    """The words of a cast after `cast`: the spell, its choices, and the payment."""
+    rest, pay = _split_pay(words)
+    if not rest:
+        raise NotationError("Expected: {usage}", usage="cast <spell> [choices] [pay ...]")
+    return Cast(rest[0], tuple(rest[1:]), pay)
+
+
+def read_cell(text: str) -> str:
+    if not _CELL.match(text):
+        raise NotationError("{item} is not a cell such as F7.", item=echo(text))
+    return text
+
+
+def read_resource(text: str) -> Resource:
+    resource = RESOURCE_BY_NAME.get(text)
+    if resource is None:
+        raise NotationError("{what} is not a resource.", what=echo(text))
+    return resource

@@ -56,9 +56,16 @@ def read(state: State, seat: int, text: str) -> Action:
     is wrong with the text itself. `apply` judges the rest."""
     kind = verb_kind(text)
     if kind is not None:
-        _check_seat(state, seat)
-        steps.check(state, seat, kind)
+        check_moment(state, seat, kind)
     return parse_action(text)
+
+
+def check_moment(state: State, seat: int, kind: str) -> None:
+    """Raise what the game's phase and turn refuse to `seat` for an action of `kind`
+    (`read` asks it of the kind its text names; a command that builds its action from
+    its options, `rules.asked`, asks it before it reads them)."""
+    _check_seat(state, seat)
+    steps.check(state, seat, kind)
 
 
 def apply(state: State, seat: int, action: Action) -> None:
