@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 from bot_harness import (
+    TableOf,
     button_id,
     buttons_on,
     draft_all,
@@ -211,17 +212,14 @@ class Clock:
 
 
 async def test_a_players_direct_messages_come_in_the_language_they_last_used(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    table_of: TableOf, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An English game: Ola's reminders and daily digest reach her by DM in Polish
     (her client's language), then in Spanish once she uses a Spanish client; the
     thread's reminders stay in the game's English."""
     clock = Clock()
-    async with running_bot(tmp_path / "db.sqlite3", clock=clock) as (env, bot):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        ola_user, ben_user = env.create_user("ola"), env.create_user("ben")
-        ola, ben = guild.add_member(ola_user), guild.add_member(ben_user)
+    async with table_of("ola", "ben", clock=clock) as (env, bot, channel, (ola, ben)):
+        ola_user = ola.user
         locales = {ola.id: "pl"}
         speaking(monkeypatch, locales)
         await ola.slash(channel, "mk notify", dm=True, digest=True, timezone="Europe/Warsaw")
@@ -406,7 +404,7 @@ AUTOCOMPLETE = {
 
 
 async def test_a_whole_pseudo_locale_game_shows_no_text_past_the_catalogue(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    table_of: TableOf, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pseudo = Pseudo()
     monkeypatch.setattr(
@@ -415,15 +413,9 @@ async def test_a_whole_pseudo_locale_game_shows_no_text_past_the_catalogue(
         lambda language: pseudo if language == "pl" else ENGLISH,
     )
     clock = Clock()
-    async with running_bot(tmp_path / "db.sqlite3", clock=clock) as (env, bot_):
-        guild = env.create_guild()
-        channel = guild.create_text_channel("games")
-        ola_user = env.create_user("ola")
-        ola, ala, ela = (
-            guild.add_member(ola_user),
-            guild.add_member(env.create_user("ala")),
-            guild.add_member(env.create_user("ela")),
-        )
+    table = table_of("ola", "ala", "ela", clock=clock)
+    async with table as (env, bot_, channel, (ola, ala, ela)):
+        ola_user = ola.user
         speaking(monkeypatch, {u.id: "pl" for u in (ola, ala, ela)})
         users = {u.id: u for u in (ola, ala, ela)}
         # Ola wants her reminders and a daily digest by DM
