@@ -1,4 +1,4 @@
-"""Heuristic AI benchmark (run: .venv/bin/python benchmarks/ai_bench.py).
+"""Heuristic AI benchmark (run: .venv/bin/python -m benchmarks.ai_bench).
 
 - win rate of 1 heuristic AI against 3 random players in 4-player games, the AI taking
   each seat in turn (target: at least 95%);

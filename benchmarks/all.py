@@ -1,6 +1,6 @@
 """Every budget in one run, as medians on this machine:
 
-    .venv/bin/python benchmarks/all.py
+    .venv/bin/python -m benchmarks.all
 
 Runs each benchmark script in turn (rules, images, service, bot, AI) with this
 interpreter and prints their figures under one header with the machine's details.
@@ -16,13 +16,14 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = [
-    ("rules engine: replay, self-play, legal digs", "rules_bench.py"),
-    ("images: board, pyramid, market, score sheet", "render_bench.py"),
-    ("service: one act, loading from 10,000 games, size", "service_bench.py"),
-    ("bot: one turn through discord.py (SimCord)", "bot_bench.py"),
-    ("AI: decision time, win rate, scores", "ai_bench.py"),
-    ("load: 200 games acting at once on each store", "load_bench.py"),
+ROOT = HERE.parent
+BENCHMARKS = [
+    ("rules engine: replay, self-play, legal digs", "rules_bench"),
+    ("images: board, pyramid, market, score sheet", "render_bench"),
+    ("service: one act, loading from 10,000 games, size", "service_bench"),
+    ("bot: one turn through discord.py (SimCord)", "bot_bench"),
+    ("AI: decision time, win rate, scores", "ai_bench"),
+    ("load: 200 games acting at once on each store", "load_bench"),
 ]
 
 
@@ -33,14 +34,15 @@ def main() -> int:
         f" Python {platform.python_version()}"
     )
     failed = 0
-    for title, script in SCRIPTS:
-        path = HERE / script
-        print(f"\n== {title} ({script})")
-        if not path.exists():
+    for title, name in BENCHMARKS:
+        print(f"\n== {title} (benchmarks/{name}.py)")
+        if not (HERE / f"{name}.py").exists():
             print("   (not present)")
             continue
         started = time.perf_counter()
-        done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True)
+        done = subprocess.run(
+            [sys.executable, "-m", f"benchmarks.{name}"], capture_output=True, text=True, cwd=ROOT
+        )
         for line in done.stdout.splitlines():
             print(f"   {line}")
         if done.returncode != 0:

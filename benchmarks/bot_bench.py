@@ -7,7 +7,7 @@ Also how long the player waits for the private answer to each action (from the s
 command until the bot has sent it), above all to the game's last action, whose
 game-over post (score sheet, replay of every turn, record) is rendered as well.
 
-    .venv/bin/python benchmarks/bot_bench.py
+    .venv/bin/python -m benchmarks.bot_bench
 """
 
 from __future__ import annotations
@@ -15,18 +15,14 @@ from __future__ import annotations
 import asyncio
 import random
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "bot"))
-
-from bot_harness import open_game, running_bot, set_up
-
 from rules.selfplay import random_action
 from rules.steps import seats_to_act
+from tests.bot.bot_harness import open_game, running_bot, set_up
 
 
 async def main() -> None:

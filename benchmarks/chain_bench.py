@@ -1,6 +1,6 @@
 """What verifying a game's log chain at load costs (bot/service/loading.py), as medians:
 
-    .venv/bin/python benchmarks/chain_bench.py [games]
+    .venv/bin/python -m benchmarks.chain_bench [games]
 
 Plays whole random 4-player games through the service on a SQLite file (about 200
 entries each), then times: hashing the chain per entry; a game's first load in a

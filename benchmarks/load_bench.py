@@ -1,6 +1,6 @@
 """Throughput under load: many games acting at once on one store.
 
-    .venv/bin/python benchmarks/load_bench.py [--games 200] [--acts 30]
+    .venv/bin/python -m benchmarks.load_bench [--games 200] [--acts 30]
         [--store sqlite|postgresql] [--processes N]
 
 Every game is a 4-player game whose players act as fast as they can, all games at
@@ -26,20 +26,12 @@ import multiprocessing
 import os
 import platform
 import random
-import sys
 import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-# the tests' throwaway PostgreSQL server; the project's root goes first, or tests/render
-# (a folder of tests) would shadow the render package as a namespace package
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from pg_server import PgServer, find_bindir
 
 from bot.__main__ import settle_memory
 from bot.service import MOUNTAIN_KING, GameService
@@ -48,6 +40,7 @@ from bot.store import SqliteStore, Store
 from bot.store.postgres import PostgresStore
 from rules.selfplay import play_random_game
 from rules.state import make_config
+from tests.pg_server import PgServer, find_bindir  # the tests' throwaway PostgreSQL server
 
 PLAYERS = 4
 APPLICATION_ID = 4242

@@ -1,4 +1,4 @@
-"""Image benchmarks: prints medians (run: .venv/bin/python benchmarks/render_bench.py).
+"""Image benchmarks: prints medians (run: .venv/bin/python -m benchmarks.render_bench).
 
 Budgets: board PNG under 80 ms, pyramid under 30 ms, market under 40 ms, every PNG
 under 1 MB.

@@ -1,4 +1,4 @@
-"""Rules engine benchmarks: prints medians (run: .venv/bin/python benchmarks/rules_bench.py).
+"""Rules engine benchmarks: prints medians (run: .venv/bin/python -m benchmarks.rules_bench).
 
 - replay of a finished 4-player game record (budget: under 50 ms median), on the checked
   path (`game_from_record`) and on the trusted one (`Game.replay_trusted`)

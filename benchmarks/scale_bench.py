@@ -1,7 +1,7 @@
 """10,000 running games in one process (issue 29): the scheduler, the prune, the size of
 a finished game and the turn post through the real bot, on one SQLite file.
 
-    .venv/bin/python benchmarks/scale_bench.py [--games 10000] [--bot-seconds 120]
+    .venv/bin/python -m benchmarks.scale_bench [--games 10000] [--bot-seconds 120]
         [--votes 0.1] [--bot-games 12] [--no-bot]
 
 Prints, each on a line of its own with its goal:
@@ -69,7 +69,6 @@ import random
 import re
 import sqlite3
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
@@ -78,16 +77,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-# the stand-in Discord and the bot-process harness of the tests (imported, not edited);
-# the project's root goes first, or tests/render would shadow the render package
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "bot"))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 import aiosqlite
-from fake_discord import CHANNEL_ID, GUILD_ID, FakeDiscord, Pushed, user
-from process_harness import BotProcess
 
 import bot
+from benchmarks.service_bench import fsync_times
 from bot.__main__ import settle_memory
 from bot.app import create_bot
 from bot.maintenance import check_games
@@ -100,6 +93,10 @@ from bot.store.integrity import genesis, next_chain, state_digest
 from rules.selfplay import play_random_game, random_action
 from rules.state import make_config
 from rules.steps import seats_to_act
+
+# the stand-in Discord and the bot-process harness of the tests (imported, not edited)
+from tests.bot.fake_discord import CHANNEL_ID, GUILD_ID, FakeDiscord, Pushed, user
+from tests.bot.process_harness import BotProcess
 
 Service = GameService[Any, Any]
 
@@ -138,14 +135,7 @@ def load_line() -> str:
 
 def fsync_line(folder: Path, rounds: int = 30) -> str:
     """The disk's price for a durable commit now (other work shares it)."""
-    times = []
-    with open(folder / "fsync.probe", "wb") as probe:
-        for _ in range(rounds):
-            probe.write(b"x" * 4096)
-            probe.flush()
-            t = time.perf_counter()
-            os.fsync(probe.fileno())
-            times.append(time.perf_counter() - t)
+    times = fsync_times(folder, rounds)
     return f"one fsync of this disk: median {ms(statistics.median(times))}, max {ms(max(times))}"
 
 

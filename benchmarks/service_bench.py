@@ -1,4 +1,4 @@
-"""Game service benchmarks: prints medians (run: .venv/bin/python benchmarks/service_bench.py).
+"""Game service benchmarks: prints medians (run: .venv/bin/python -m benchmarks.service_bench).
 
 - one whole act through the service: load (snapshot plus later log), validate on the
   checked path, apply, persist the log entry, snapshot and interaction in one
@@ -66,8 +66,10 @@ async def bench_acts(folder: Path, games: int, synchronous: Synchronous) -> list
     return times
 
 
-def _fsync_ms(folder: Path, rounds: int = 30) -> float:
-    """The disk's own price for durability: a synchronous commit waits for one."""
+def fsync_times(folder: Path, rounds: int = 30) -> list[float]:
+    """Seconds of each of `rounds` fsyncs of a 4 KB write in `folder`: the disk's own
+    price for durability, which a synchronous commit waits for (scale_bench prints it
+    too)."""
     times = []
     with open(folder / "fsync.probe", "wb") as probe:
         for _ in range(rounds):
@@ -76,7 +78,7 @@ def _fsync_ms(folder: Path, rounds: int = 30) -> float:
             t = time.perf_counter()
             os.fsync(probe.fileno())
             times.append(time.perf_counter() - t)
-    return _median_ms(times)
+    return times
 
 
 def build_finished_games(path: Path, records: list[Game], count: int) -> None:
@@ -192,7 +194,7 @@ def main() -> None:
             f" {args.act_games} 4-player games; synchronous={args.synchronous}): median"
             f" {_median_ms(acts):.2f} ms, p90 {_p90_ms(acts):.2f} ms  (budget 15 ms)"
         )
-        print(f"  one fsync of this disk: {_fsync_ms(folder):.2f} ms median")
+        print(f"  one fsync of this disk: {_median_ms(fsync_times(folder)):.2f} ms median")
         records = [play_random_game(make_config(players=4), seed) for seed in range(5)]
         path = folder / "finished.db"
         t = time.perf_counter()

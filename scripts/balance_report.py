@@ -1,6 +1,6 @@
 """Balance report from self-played games, big enough to tell chance from a seat advantage:
 
-    .venv/bin/python scripts/balance_report.py [--games 200] [--first-seed 1001]
+    .venv/bin/python -m scripts.balance_report [--games 200] [--first-seed 1001]
         [--tables 2,3,4,5,teams] [--ai heuristic|random] [--jobs N] [--rare 0.25]
         [--out docs/balance.md] [--json balance.json]
 
@@ -35,8 +35,6 @@ from dataclasses import asdict, dataclass, field
 from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rules.actions import Action, Cast, DedicateHall, EndTurn, UseWorkshop
 from rules.content import load_content
@@ -703,7 +701,7 @@ def run_tables(args: argparse.Namespace) -> list[TableFigures]:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parse_args(argv)
-    command = shlex.join([".venv/bin/python", "scripts/balance_report.py", *argv])
+    command = shlex.join([".venv/bin/python", "-m", "scripts.balance_report", *argv])
     tables = run_tables(args)
     uses = use_rows([g for t in tables for g in t.games])
     text = markdown(args, command, tables, uses)

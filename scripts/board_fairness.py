@@ -1,6 +1,6 @@
 """Fairness figures for the board sides in rules/data/boards.json.
 
-Run from the repository root: `.venv/bin/python scripts/board_fairness.py`.
+Run from the repository root: `.venv/bin/python -m scripts.board_fairness`.
 
 For each side and each player count it serves, every mountain cell (the Heart
 excluded) goes to its nearest start point in use: shortest path over mountain cells
@@ -21,15 +21,11 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import textwrap
 from collections import defaultdict, deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rules.content import BoardSide, StartPoint, load_content
 from rules.grid import Cell, cell_name, neighbours, parse_cell

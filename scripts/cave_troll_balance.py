@@ -2,9 +2,9 @@
 """Cave Troll by self-play: the balance report of docs/cave-troll.md, and the long
 replay check.
 
-    .venv/bin/python scripts/cave_troll_balance.py --games 500            # the report
-    .venv/bin/python scripts/cave_troll_balance.py --games 500 --ai random
-    .venv/bin/python scripts/cave_troll_balance.py --check 500            # replay check
+    .venv/bin/python -m scripts.cave_troll_balance --games 500            # the report
+    .venv/bin/python -m scripts.cave_troll_balance --games 500 --ai random
+    .venv/bin/python -m scripts.cave_troll_balance --check 500            # replay check
 
 The report plays `--games` seeded games per player count (2, 3, 4) with the same AI in
 every seat (`--ai`: delver, the default, or random) and prints, per player count, the
@@ -24,21 +24,15 @@ import statistics
 import sys
 import time
 from collections import Counter
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "cave_troll"))
-
-from ct_invariants import check_invariants  # noqa: E402  (the tests' invariants)
-
-from cave_troll.actions import Action  # noqa: E402
-from cave_troll.ai import NAME  # noqa: E402
-from cave_troll.effects import Discarded, Effect, FlightBegins  # noqa: E402
-from cave_troll.game import game_from_record  # noqa: E402
-from cave_troll.scoring import final_outcome  # noqa: E402
-from cave_troll.selfplay import play_game  # noqa: E402
-from cave_troll.state import State, make_config  # noqa: E402
+from cave_troll.actions import Action
+from cave_troll.ai import NAME
+from cave_troll.effects import Discarded, Effect, FlightBegins
+from cave_troll.game import game_from_record
+from cave_troll.scoring import final_outcome
+from cave_troll.selfplay import play_game
+from cave_troll.state import State, make_config
+from tests.cave_troll.ct_invariants import check_invariants  # the tests' invariants
 
 
 def report(games: int, ai: str, counts: list[int]) -> None:

@@ -1,16 +1,12 @@
 """Print the content figures quoted in docs/content.md.
 
-Run from the repository root: `.venv/bin/python scripts/content_stats.py`.
+Run from the repository root: `.venv/bin/python -m scripts.content_stats`.
 The output is plain text and deterministic (it only reads rules/data).
 """
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rules.content import Content, TrollCard, load_content
 from rules.resources import MINERALS, Clan, Resource

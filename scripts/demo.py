@@ -2,7 +2,7 @@
 bot would post after every turn, the final score sheet and an animated replay of the
 board, written to a folder. No Discord account needed.
 
-    .venv/bin/python scripts/demo.py [--out out/demo] [--seed 1] [--ai heuristic]
+    .venv/bin/python -m scripts.demo [--out out/demo] [--seed 1] [--ai heuristic]
 
 Writes per turn turn-NNN-board.png, turn-NNN-focus.png (the close-up around what the
 turn changed) and turn-NNN-<colour>-pyramid.png, then score-sheet.png, legend.png,

@@ -1,6 +1,6 @@
 """Where the AI puts the gates at each table, in about a second, without playing a game:
 
-    .venv/bin/python scripts/gate_arrangements.py [--tables 2,3,4,5,teams] [--seed 1001]
+    .venv/bin/python -m scripts.gate_arrangements [--tables 2,3,4,5,teams] [--seed 1001]
 
 The balance report (scripts/balance_report.py) lets the AI choose the gates in turn
 order. Its values for a table's points lie within a few percent of each other, so it
@@ -17,18 +17,13 @@ import argparse
 import random
 import sys
 from collections.abc import Sequence
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from balance_report import TABLES, table_config
 
 from rules import engine
 from rules.actions import PlaceGate
 from rules.ai import choose_action
 from rules.setup import new_game
 from rules.state import GameConfig
+from scripts.balance_report import TABLES, table_config
 
 
 def arrangement(config: GameConfig, seed: int) -> list[str]:

@@ -1,6 +1,6 @@
 """Generate rules/data/boards.json: the winter and autumn sides of the mountain.
 
-Run from the repository root: `.venv/bin/python scripts/make_boards.py` (add `--check`
+Run from the repository root: `.venv/bin/python -m scripts.make_boards` (add `--check`
 to compare with the file instead of writing it). The output is deterministic.
 
 The design rules are fixed here by hand (see docs/content.md, "Board sides"):
@@ -33,12 +33,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from board_fairness import Owners, buried_value, distances, on_mountain, ownership
-
 from rules.grid import Cell, cell_name, neighbours, parse_cell
+from scripts.board_fairness import Owners, buried_value, distances, on_mountain, ownership
 
 DATA = Path(__file__).resolve().parent.parent / "rules" / "data"
 OUT = DATA / "boards.json"

@@ -1,6 +1,6 @@
 """Start points against seats, told apart: self-play with the gates handed out, not chosen.
 
-    .venv/bin/python scripts/point_balance.py --players 4 [--teams] [--points W5,W6,W7,W8]
+    .venv/bin/python -m scripts.point_balance --players 4 [--teams] [--points W5,W6,W7,W8]
         [--fixed] [--spots] [--games 200] [--first-seed 1001] [--ai heuristic|random] [--jobs N]
 
 The balance report (scripts/balance_report.py) lets the AI choose the gates in turn
@@ -37,12 +37,6 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from multiprocessing import Pool
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from balance_report import PROGRESS_GAMES, pct, progress_line, wilson_interval
 
 from rules import engine
 from rules.actions import Action, PlaceGate
@@ -52,6 +46,7 @@ from rules.scoring import best_statue, piece_owners
 from rules.selfplay import play_game, policy_named
 from rules.setup import new_game
 from rules.state import EDITION, GameConfig, State, make_config
+from scripts.balance_report import PROGRESS_GAMES, pct, progress_line, wilson_interval
 
 PARTS = ("statues", "halls", "tunnels", "pedestals", "coronation", "sets", "spells")
 

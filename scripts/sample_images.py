@@ -1,6 +1,6 @@
 """Regenerate the sample images in docs/images from a seeded self-played game:
 
-    .venv/bin/python scripts/sample_images.py
+    .venv/bin/python -m scripts.sample_images
 
 Writes the board early, in the middle and at the end of a 4-player game (last turn's
 changes outlined), the acting player's pyramid and the market at the same points, a

@@ -1,7 +1,7 @@
 """Rewrite the reference images the render tests compare against, in English and in
 each translated language (`pl-board-end.png`, `es-legend.png`...):
 
-    .venv/bin/python scripts/update_reference_images.py
+    .venv/bin/python -m scripts.update_reference_images
 
 Run it only for a deliberate visual change, look at every image it writes (the Polish
 and Spanish ones too: text fits, letters with diacritics draw), and commit them with

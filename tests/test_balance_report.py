@@ -2,28 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "balance_report.py"
+from scripts import balance_report
 
-
-def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("balance_report", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while defined
-    spec.loader.exec_module(module)
-    return module
-
-
-balance_report = load_script()
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize(
@@ -98,8 +86,10 @@ def test_format_duration() -> None:
 def test_tiny_run_end_to_end(tmp_path: Path) -> None:
     out, raw = tmp_path / "balance.md", tmp_path / "balance.json"
     args = ["--games", "2", "--tables", "2", "--ai", "random", "--jobs", "1"]
+    args += ["--out", str(out), "--json", str(raw)]
     result = subprocess.run(
-        [sys.executable, str(SCRIPT), *args, "--out", str(out), "--json", str(raw)],
+        [sys.executable, "-m", "scripts.balance_report", *args],
+        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=60,

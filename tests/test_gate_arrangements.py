@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
-
-import gate_arrangements
-from balance_report import table_config
 
 from rules.actions import PlaceGate
 from rules.selfplay import play_game
 from rules.state import make_config
+from scripts import gate_arrangements
+from scripts.balance_report import table_config
 
 
 class _GatesDone(Exception):

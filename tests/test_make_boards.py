@@ -4,16 +4,12 @@ boards.json's own text, and the former layouts kept as history."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
-
-import make_boards
-
 from rules.content import BoardSide
+from scripts import make_boards
 
 SHIPPED = Path(__file__).resolve().parent.parent / "rules" / "data" / "boards.json"
 

@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
-
-import point_balance
-
 from rules.content import load_content
+from scripts import point_balance
 
 
 def test_every_seat_sits_at_every_point_once_in_a_round_of_games() -> None:

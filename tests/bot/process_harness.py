@@ -29,9 +29,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fake_discord import FakeDiscord
+if TYPE_CHECKING:  # so that benchmarks import this as tests.bot.process_harness too
+    from fake_discord import FakeDiscord
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 # every setting bot/settings.py reads; the child gets each one explicitly
