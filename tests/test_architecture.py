@@ -4,6 +4,7 @@ libraries, so it stays a pure function of (config, seed, actions)."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -530,3 +531,56 @@ def test_the_clock_check_finds_each_way_of_reading_the_machines_clock() -> None:
     reads = _ClockReads("bot/x.py")
     reads.visit(ast.parse(source))
     assert len(reads.found) == 6, reads.found
+
+
+# --- the tree's imports, and the host's command line --------------------------------------
+
+# folders of the checkout that hold no code of ours (hidden ones, .venv and .git among
+# them, are left out too)
+_NOT_OURS = ("__pycache__", "build", "dist", "node_modules")
+
+
+def _our_python_files(folder: Path = ROOT) -> list[Path]:
+    found = []
+    for entry in sorted(folder.iterdir()):
+        if entry.is_dir():
+            name = entry.name
+            if not name.startswith(".") and name not in _NOT_OURS and ".egg-info" not in name:
+                found += _our_python_files(entry)
+        elif entry.suffix == ".py":
+            found.append(entry)
+    return found
+
+
+def test_no_file_changes_the_import_path() -> None:
+    """Scripts and benchmarks are packages run from the root (`python -m
+    scripts.point_balance`, `python -m benchmarks.scale_bench`) that import each other
+    and the tests' helpers (`tests.bot.fake_discord`) as packages: no file of the tree
+    reaches code by changing `sys.path`."""
+    changes = re.compile(r"\bsys\s*\.\s*path\s*\.\s*(insert|append)\b")
+    files = _our_python_files()
+    names = {path.relative_to(ROOT).as_posix() for path in files}
+    assert {"scripts/point_balance.py", "benchmarks/scale_bench.py", "bot/__main__.py"} <= names
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in files
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if changes.search(line)
+    ]
+    assert found == [], "these lines change sys.path"
+
+
+def test_the_bots_command_line_lists_each_subcommand() -> None:
+    """`python -m bot --help` names each job of the one command line, with what it
+    does; `run` is the default."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "--help"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=True,
+    )
+    for command in ("run", "check", "backup", "migrate", "health"):
+        assert re.search(rf"^ +{command} +\w", done.stdout, re.MULTILINE), command
+    assert "Without a command: run." in done.stdout
