@@ -28,6 +28,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import suppress
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import discord
@@ -41,8 +42,6 @@ from bot.store.base import Store
 from bot.store.errors import StoreError
 from bot.store.postgres import PostgresStore, redact
 from bot.store.sqlite import SqliteStore
-from rules.actions import Action
-from rules.state import State
 
 TOKEN_HELP = """\
 No Discord token found.
@@ -242,7 +241,7 @@ def settle_memory() -> None:
 async def run(settings: Settings, token: str, *, delays: Iterator[float] | None = None) -> None:
     store = await open_configured_store(settings)
     try:
-        service: GameService[State, Action] = GameService(
+        service: GameService[Any, Any] = GameService(
             store,
             MountainKingRules(),
             reminder_interval=timedelta(hours=settings.reminder_hours),

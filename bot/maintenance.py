@@ -28,15 +28,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 from bot import moving
 from bot.service import MOUNTAIN_KING, GameRules
 from bot.service.loading import GameCheck, check_game
 from bot.settings import database_path_problem, settings_for
 from bot.store import SqliteStore, Store, StoreError
-from rules.actions import Action
-from rules.state import State
 
 log = logging.getLogger("bot.maintenance")
 
@@ -90,7 +88,7 @@ def report_of(checks: Sequence[GameCheck]) -> CheckReport:
 
 async def check_games(
     store: Store,
-    rules: GameRules[State, Action],
+    rules: GameRules[Any, Any],
     game_ids: Sequence[int] | None = None,
     *,
     repair: bool = False,
@@ -138,7 +136,7 @@ async def check_database(
 
 
 async def repair_drifted(
-    path: Path, rules: GameRules[State, Action], checks: list[GameCheck]
+    path: Path, rules: GameRules[Any, Any], checks: list[GameCheck]
 ) -> list[GameCheck]:
     """Check again, with repair, each game whose snapshot disagreed with its log, in a
     writable store opened for that alone (when it cannot be: each says why)."""
@@ -237,7 +235,7 @@ async def backup_if_due(
 
 async def check_sample(
     store: Store,
-    rules: GameRules[State, Action],
+    rules: GameRules[Any, Any],
     *,
     size: int = SAMPLE_SIZE,
     rng: random.Random | None = None,
