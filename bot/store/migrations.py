@@ -286,6 +286,43 @@ MIGRATIONS: tuple[Migration, ...] = (
             "DROP TABLE IF EXISTS messages",
         ),
     ),
+    Migration(
+        9,
+        "away and the turn clock: who is away until when, the games' policies and clocks",
+        (
+            # one row per player away (`/mk away`): since when, and until when (the end
+            # is a duty of the scheduler, found through the index on it)
+            """
+            CREATE TABLE IF NOT EXISTS away (
+                user_id INTEGER PRIMARY KEY,
+                began_at REAL NOT NULL,
+                ends_at REAL NOT NULL
+            )
+            """,
+            "CREATE INDEX IF NOT EXISTS away_by_end ON away (ends_at)",
+            # a seat whose player is away: the game waits ('wait') or the AI plays it
+            # ('ai'); NULL: the player is here
+            "ALTER TABLE seats ADD COLUMN away TEXT CHECK (away IN ('wait', 'ai'))",
+            # what a game does while a player is away, and its turn clock (NULL: none;
+            # seconds of a player's playing hours a turn) with what its zero does
+            "ALTER TABLE games ADD COLUMN away_policy TEXT NOT NULL DEFAULT 'wait'"
+            " CHECK (away_policy IN ('wait', 'ai'))",
+            "ALTER TABLE games ADD COLUMN clock_seconds INTEGER CHECK (clock_seconds > 0)",
+            "ALTER TABLE games ADD COLUMN clock_policy TEXT NOT NULL DEFAULT 'vote'"
+            " CHECK (clock_policy IN ('vote', 'ai'))",
+            # an awaited seat's clock: the turn it was set for (its `waiting_since`; a
+            # row awaited anew has another and is set anew), its deadline, when its one
+            # reminder is due, and how far it went (0 set, 1 reminded, 2 ran out)
+            "ALTER TABLE reminders ADD COLUMN clock_since REAL",
+            "ALTER TABLE reminders ADD COLUMN clock_due REAL",
+            "ALTER TABLE reminders ADD COLUMN clock_warn REAL",
+            "ALTER TABLE reminders ADD COLUMN clock_stage INTEGER NOT NULL DEFAULT 0"
+            " CHECK (clock_stage BETWEEN 0 AND 2)",
+            # the scheduler asks every round which clocks need it: only games with one
+            "CREATE INDEX IF NOT EXISTS games_with_clock ON games (id)"
+            " WHERE clock_seconds IS NOT NULL",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

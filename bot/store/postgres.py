@@ -89,6 +89,7 @@ TABLES = (
     "votes",
     "ballots",
     "digests",
+    "away",
 )
 # not copied: `duty_claims` (which running process holds a duty means nothing in a copy)
 

@@ -224,6 +224,29 @@ async def play_moves(
         await service.act(info.id, user_of(info, move.seat), action)
 
 
+# what migration 9 (away and the turn clock) added, taken away again
+MIGRATION_9_UNDONE = (
+    "DROP TABLE away",
+    "DROP INDEX games_with_clock",
+    "ALTER TABLE seats DROP COLUMN away",
+    "ALTER TABLE games DROP COLUMN away_policy",
+    "ALTER TABLE games DROP COLUMN clock_seconds",
+    "ALTER TABLE games DROP COLUMN clock_policy",
+    "ALTER TABLE reminders DROP COLUMN clock_since",
+    "ALTER TABLE reminders DROP COLUMN clock_due",
+    "ALTER TABLE reminders DROP COLUMN clock_warn",
+    "ALTER TABLE reminders DROP COLUMN clock_stage",
+)
+
+
+def set_back_to_8(db: sqlite3.Connection) -> None:
+    """A SQLite file as a bot of schema version 8 left it (for tests that set a file
+    back to an older version by hand: the later migrations then run again)."""
+    for statement in MIGRATION_9_UNDONE:
+        db.execute(statement)
+    db.execute("PRAGMA user_version = 8")
+
+
 def raw(path: Path) -> sqlite3.Connection:
     """A plain sqlite3 connection, for tests that damage or inspect rows directly."""
     return sqlite3.connect(path, isolation_level=None)

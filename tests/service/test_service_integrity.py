@@ -21,6 +21,7 @@ from service_helpers import (
     play_moves,
     raw,
     record_for,
+    set_back_to_8,
     started_game,
     user_of,
 )
@@ -210,6 +211,7 @@ async def test_a_version_3_database_is_upgraded_and_its_logs_chained(
     db.execute("ALTER TABLE snapshots DROP COLUMN digest")
     db.execute("ALTER TABLE games DROP COLUMN language")  # migration 5
     db.execute("ALTER TABLE notification_prefs DROP COLUMN language")  # migration 6
+    set_back_to_8(db)  # migration 9
     db.execute("DROP TABLE duty_claims")  # migration 7
     db.execute("PRAGMA user_version = 3")
     db.close()

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from service_helpers import START, raw
+from service_helpers import START, raw, set_back_to_8
 
 from bot.store import (
     LATEST_VERSION,
@@ -112,6 +112,7 @@ async def test_a_version_4_database_gets_the_games_language(tmp_path: Path) -> N
     db = raw(path)
     db.execute("ALTER TABLE games DROP COLUMN language")
     db.execute("ALTER TABLE notification_prefs DROP COLUMN language")  # migration 6
+    set_back_to_8(db)  # migration 9
     db.execute("DROP TABLE duty_claims")  # migration 7
     db.execute("PRAGMA user_version = 4")
     db.close()
@@ -138,6 +139,7 @@ async def test_a_version_5_database_keeps_each_players_language(tmp_path: Path) 
         await store.put_notification_prefs(NotificationPrefs(7, dm_opt_in=True, timezone="UTC"))
     db = raw(path)
     db.execute("ALTER TABLE notification_prefs DROP COLUMN language")
+    set_back_to_8(db)  # migration 9
     db.execute("DROP TABLE duty_claims")  # migration 7
     db.execute("PRAGMA user_version = 5")
     db.close()
