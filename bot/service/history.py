@@ -14,17 +14,17 @@ from bot.service import stories
 from bot.service.arguments import check_arguments
 from bot.service.errors import GameStateError
 from bot.service.loading import Loaded, check_sequence, corrupt, game_and_seats, load, standing
-from bot.service.protocol import A, GameRules, S, StoryData
+from bot.service.protocol import A, GameRules, S, StoryData, V
 from bot.service.results import LogEntry, TurnStatus, Waiting
 from bot.service.seats import label, log_entries, seat_of_controller
 from bot.store import ActionRecord, SeatRecord, Store
 
 
-class History(Generic[S, A]):
+class History(Generic[S, A, V]):
     """`service.history`: the log, the record, the news since your last turn, the
     turn's status and the replay's frames. It only reads."""
 
-    def __init__(self, store: Store, rules: GameRules[S, A]) -> None:
+    def __init__(self, store: Store, rules: GameRules[S, A, V]) -> None:
         self.store = store
         self.rules = rules
 
@@ -145,7 +145,7 @@ class History(Generic[S, A]):
         )
         return TurnStatus(game_id, game.status, waiting)
 
-    async def turn_views(self, game_id: int) -> list[tuple[dict[str, Any], tuple[str, ...]]]:
+    async def turn_views(self, game_id: int) -> list[tuple[V, tuple[str, ...]]]:
         """The table's view after every played turn, with the cells that turn changed,
         from the first turn's start to the end (the frames of the game's replay)."""
         check_arguments(game_id)
@@ -154,7 +154,7 @@ class History(Generic[S, A]):
             return []
         try:
             state = self.rules.new_state(loaded.config, loaded.game.seed)
-            frames: list[tuple[dict[str, Any], tuple[str, ...]]] = []
+            frames: list[tuple[V, tuple[str, ...]]] = []
             cells: set[str] = set()
             for entry in standing(await self.store.actions(game_id)):
                 told = self.rules.announce(state)

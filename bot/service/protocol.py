@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Protocol, TypeVar
 
+import typing_extensions
+
 # What an action did, as the rules tell it: JSON-ready data (a kind and its facts) the
 # bot tells in any language and voice; a game stored before stories were data kept an
 # English sentence instead.
@@ -28,10 +30,17 @@ Voice = Literal["they", "you", "ask"]
 
 S = TypeVar("S")
 A = TypeVar("A")
+# what a seat may see of a game (`GameRules.view`): the rules' own type (the Mountain
+# King's is the TypedDict `rules.view.View`), carried to the game's face through the
+# service's results (`GameView`, `ActionPreview`) without the table reading it. Where
+# the table holds any game's service, it is Any, as the state and the action are.
+V = typing_extensions.TypeVar("V", default=Any)
+V_co = typing_extensions.TypeVar("V_co", covariant=True, default=Any)
 
 
-class GameRules(Protocol[S, A]):
-    """What the service needs from a rules package. `S` is its state, `A` an action."""
+class GameRules(Protocol[S, A, V_co]):
+    """What the service needs from a rules package. `S` is its state, `A` an action,
+    `V_co` what a seat may see (the service hands it on, never reads it)."""
 
     @property
     def name(self) -> str:
@@ -96,8 +105,8 @@ class GameRules(Protocol[S, A]):
         """Whether `seat` may take back the last action (taken by `last_seat`)."""
         ...
 
-    def view(self, state: S, seat: int | None) -> dict[str, Any]:
-        """What one seat (None: a spectator) may see."""
+    def view(self, state: S, seat: int | None) -> V_co:
+        """What one seat (None: a spectator) may see, for the game's face (its images)."""
         ...
 
     def is_over(self, state: S) -> bool: ...

@@ -6,10 +6,10 @@ import hashlib
 import json
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic
 
 from bot.i18n.catalogue import ENGLISH, Messages
-from bot.service.protocol import StoryData
+from bot.service.protocol import StoryData, V
 from bot.store import GameStatus
 from bot.store.records import PlayedBy
 
@@ -217,14 +217,15 @@ class DueReminder:
 
 
 @dataclass(frozen=True, slots=True)
-class GameView:
-    """What one viewer may see, with the metadata the images need. `state` is None
-    before the game starts; `outcome` is set once it is over."""
+class GameView(Generic[V]):
+    """What one viewer may see, with the metadata the images need. `state` (the rules'
+    view, `GameRules.view`) is None before the game starts; `outcome` is set once it is
+    over."""
 
     game: GameInfo
     seq: int
     viewer_seat: int | None
-    state: dict[str, Any] | None
+    state: V | None
     outcome: dict[str, Any] | None
 
 
@@ -243,7 +244,7 @@ class ReplyTo:
 
 
 @dataclass(frozen=True, slots=True)
-class ActionPreview:
+class ActionPreview(Generic[V]):
     """An action looked at before it is confirmed (a dig): legal, or the refusal with
     the cell at fault; the version it was judged at (the Confirm button carries it),
     what it would do, the cells it changes, and the player's view of the board."""
@@ -256,7 +257,7 @@ class ActionPreview:
     story: StoryData | None
     refusal: ValueError | None
     refusal_cell: str | None
-    view: dict[str, Any]
+    view: V
 
     @property
     def legal(self) -> bool:

@@ -56,7 +56,7 @@ from bot.service.locks import GameLocks
 from bot.service.notifications import Notifications, waiting_rows
 from bot.service.outbox import Fresh, Outbox
 from bot.service.owed import StartPost
-from bot.service.protocol import A, GameRules, S, StoryData
+from bot.service.protocol import A, GameRules, S, StoryData, V
 from bot.service.results import (
     ActionPreview,
     ActResult,
@@ -100,7 +100,7 @@ DELIVERED_KEPT = timedelta(days=14)
 Chooser = Callable[[Loaded[S]], tuple[SeatRecord, int | None]]
 
 
-class GameService(Generic[S, A]):
+class GameService(Generic[S, A, V]):
     """Games of one rules package over a `Store`. `rng` (default: `secrets`) picks
     each game's seed at start; `clock` returns the time as an aware datetime.
     The service itself keeps a game's life: create, start, act, undo, preview, the
@@ -113,7 +113,7 @@ class GameService(Generic[S, A]):
     def __init__(
         self,
         store: Store,
-        rules: GameRules[S, A],
+        rules: GameRules[S, A, V],
         *,
         rng: random.Random | None = None,
         clock: Callable[[], datetime] | None = None,
@@ -411,7 +411,7 @@ class GameService(Generic[S, A]):
         entries = await self.store.actions(game_id)
         return max((e.seq for e in entries if e.seat == seat), default=0)
 
-    async def preview(self, game_id: int, user_id: int, action: A | str) -> ActionPreview:
+    async def preview(self, game_id: int, user_id: int, action: A | str) -> ActionPreview[V]:
         """Judge an action without playing it (a dig before its Confirm): legal, or the
         refusal with its cell. Bad notation and not-your-turn raise as `act` does."""
         check_arguments(game_id, user_id, action=action)
@@ -508,7 +508,7 @@ class GameService(Generic[S, A]):
         *,
         at_seq: int | None = None,
         fresh: Fresh[S] | None = None,
-    ) -> GameView:
+    ) -> GameView[V]:
         """What a user may see (a spectator unless seated), with the game's metadata:
         everything the board, pyramid, market and score images need. With `at_seq`,
         the game as it was at that version (a turn post delivered late shows the board
