@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Literal, TypedDict
 
 from PIL import Image, ImageDraw
 
@@ -48,6 +48,7 @@ from render.words import (
 from rules.content import load_content
 from rules.grid import COLUMNS, cell_name, parse_cell
 from rules.state import EDITION
+from rules.view import View
 
 C = theme.CELL
 M = theme.MARGIN
@@ -56,6 +57,19 @@ FOOTER = 62
 FOCUS_PAD = 2  # cells of context around a focus crop
 FOCUS_MIN = 7  # a focus crop is at least this many cells wide and high
 Box = tuple[int, int, int, int]
+
+
+class PieceMarks(TypedDict):
+    """What `draw_piece` reads of a piece: a view's piece (`rules.view.PieceView`) has
+    it all, and the legend's samples give just this."""
+
+    kind: Literal["gate", "tunnel", "hall"]
+    name: str  # a hall's id (a tunnel's tile shape, a gate's start point)
+    cells: list[str]
+    mineral: str | None
+    anchor: str | None
+    pedestal: str | None
+    altar: str | None
 
 
 @dataclass(frozen=True)
@@ -89,7 +103,7 @@ BOARD = Grid(M, HEADER + M)
 
 
 def board_png(
-    view: dict[str, Any],
+    view: View,
     *,
     highlight: Iterable[str] = (),
     preview: Preview | None = None,
@@ -118,7 +132,7 @@ def board_png(
 
 
 def board_image(
-    view: dict[str, Any],
+    view: View,
     *,
     highlight: Iterable[str] = (),
     preview: Preview | None = None,
@@ -197,7 +211,7 @@ def _span(values: list[int], size: int) -> tuple[int, int]:
     return max(low, 0), high
 
 
-def _side(view: dict[str, Any]) -> str:
+def _side(view: View) -> str:
     config = view["config"]
     side = config.get("side")
     if side:
@@ -572,7 +586,7 @@ def header_chip(
 
 def _draw_header(
     d: ImageDraw.ImageDraw,
-    view: dict[str, Any],
+    view: View,
     width: int,
     names: Mapping[int, str],
     messages: Translator,
@@ -598,7 +612,7 @@ def _draw_header(
         )
 
 
-def _owner(view: dict[str, Any], owner: int | None, messages: Translator) -> tuple[RGB, str]:
+def _owner(view: View, owner: int | None, messages: Translator) -> tuple[RGB, str]:
     if owner is None:
         return theme.NOBODY, "?"
     colour = view["players"][owner]["colour"]
@@ -606,7 +620,7 @@ def _owner(view: dict[str, Any], owner: int | None, messages: Translator) -> tup
 
 
 def _draw_pieces(
-    img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], messages: Translator
+    img: Image.Image, d: ImageDraw.ImageDraw, view: View, messages: Translator
 ) -> None:
     statues = set(view["board"]["statues"])
     for piece in view["board"]["pieces"]:
@@ -618,7 +632,7 @@ def draw_piece(
     img: Image.Image,
     d: ImageDraw.ImageDraw,
     grid: Grid,
-    piece: dict[str, Any],
+    piece: PieceMarks,
     colour: RGB,
     letter: str,
     statues: set[str],
@@ -677,7 +691,7 @@ def draw_piece(
 def _hall_marks(
     d: ImageDraw.ImageDraw,
     grid: Grid,
-    piece: dict[str, Any],
+    piece: PieceMarks,
     colour: RGB,
     letter: str,
     statues: set[str],
@@ -723,7 +737,7 @@ def _hatch(fill: RGB, line: RGB) -> Image.Image:
     return tile
 
 
-def _draw_workshops(d: ImageDraw.ImageDraw, view: dict[str, Any], messages: Translator) -> None:
+def _draw_workshops(d: ImageDraw.ImageDraw, view: View, messages: Translator) -> None:
     for site, name in view["board"]["workshops"].items():
         workshop(d, BOARD.box(site), name, messages)
 
@@ -732,7 +746,7 @@ ENTRY_GAP = "   "  # between two workshops of the footer: one is never split ove
 
 
 def _draw_workshop_legend(
-    d: ImageDraw.ImageDraw, view: dict[str, Any], width: int, height: int, messages: Translator
+    d: ImageDraw.ImageDraw, view: View, width: int, height: int, messages: Translator
 ) -> None:
     """Full names of the established workshops under the board (cells show short ones)."""
     top = height - FOOTER
@@ -750,7 +764,7 @@ def _draw_workshop_legend(
 
 
 def _draw_statues(
-    img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], messages: Translator
+    img: Image.Image, d: ImageDraw.ImageDraw, view: View, messages: Translator
 ) -> None:
     pieces = view["board"]["pieces"]
     covered = {c for p in pieces for c in p["cells"]}

@@ -7,11 +7,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from functools import cache
+from typing import Literal
 
 from PIL import Image, ImageDraw
 
 from render import board, theme
-from render.board import C, Grid
+from render.board import C, Grid, PieceMarks
 from render.draw import draw_block, png_bytes, text_block, text_center
 from render.words import (
     ENGLISH,
@@ -96,19 +97,35 @@ def _tier5_heart(img: Image.Image, d: ImageDraw.ImageDraw, grid: Grid, m: Transl
     board.heart_block(d, grid.box("B1"), m)
 
 
+def _piece(
+    kind: Literal["gate", "tunnel", "hall"],
+    cells: list[str],
+    *,
+    name: str = "",
+    mineral: str | None = None,
+    anchor: str | None = None,
+    pedestal: str | None = None,
+    altar: str | None = None,
+) -> PieceMarks:
+    """A sample piece as a view has it, for `board.draw_piece`."""
+    return {
+        "kind": kind,
+        "name": name,
+        "cells": cells,
+        "mineral": mineral,
+        "anchor": anchor,
+        "pedestal": pedestal,
+        "altar": altar,
+    }
+
+
 def _tunnel(img: Image.Image, d: ImageDraw.ImageDraw, grid: Grid, m: Translator) -> None:
-    piece = {"kind": "tunnel", "cells": ["A1", "B1", "C1"], "anchor": "C1", "mineral": "iron"}
+    piece = _piece("tunnel", ["A1", "B1", "C1"], anchor="C1", mineral="iron")
     board.draw_piece(img, d, grid, piece, BLUE, player_letter(m, "blue"), set(), m)
 
 
 def _pedestal(img: Image.Image, d: ImageDraw.ImageDraw, grid: Grid, m: Translator) -> None:
-    piece = {
-        "kind": "tunnel",
-        "cells": ["A1", "B1", "C1"],
-        "anchor": "B1",
-        "mineral": "heartstone",
-        "pedestal": "fire",
-    }
+    piece = _piece("tunnel", ["A1", "B1", "C1"], anchor="B1", mineral="heartstone", pedestal="fire")
     board.draw_piece(img, d, grid, piece, ORANGE, player_letter(m, "orange"), set(), m)
 
 
@@ -128,7 +145,7 @@ def _buried_statue(img: Image.Image, d: ImageDraw.ImageDraw, grid: Grid, m: Tran
 
 
 def _statue(img: Image.Image, d: ImageDraw.ImageDraw, grid: Grid, m: Translator) -> None:
-    piece = {"kind": "tunnel", "cells": ["A1", "B1", "C1"], "anchor": "C1", "mineral": "stone"}
+    piece = _piece("tunnel", ["A1", "B1", "C1"], anchor="C1", mineral="stone")
     board.draw_piece(img, d, grid, piece, BLUE, player_letter(m, "blue"), {"C1"}, m)
     board.statue(img, d, grid.box("C1"), "ice", False, (-6, -4), m)
 
@@ -140,27 +157,22 @@ def _sites(img: Image.Image, d: ImageDraw.ImageDraw, grid: Grid, m: Translator) 
 
 def _start(img: Image.Image, d: ImageDraw.ImageDraw, grid: Grid, m: Translator) -> None:
     board.start_point(d, grid.box("A1"), "W8", (5,))
-    gate = {"kind": "gate", "cells": ["C1"]}
+    gate = _piece("gate", ["C1"])
     board.draw_piece(img, d, grid, gate, BLUE, player_letter(m, "blue"), set(), m)
 
 
 def _hall(img: Image.Image, d: ImageDraw.ImageDraw, grid: Grid, m: Translator) -> None:
-    piece = {
-        "kind": "hall",
-        "name": "shamans-lodge",
-        "cells": ["A1", "B1", "A2", "B2"],
-        "altar": "A1",
-    }
+    piece = _piece("hall", ["A1", "B1", "A2", "B2"], name="shamans-lodge", altar="A1")
     board.draw_piece(img, d, grid, piece, ORANGE, player_letter(m, "orange"), set(), m)
 
 
 def _nobody(img: Image.Image, d: ImageDraw.ImageDraw, grid: Grid, m: Translator) -> None:
-    piece = {"kind": "tunnel", "cells": ["A1", "B1"], "anchor": "A1", "mineral": "stone"}
+    piece = _piece("tunnel", ["A1", "B1"], anchor="A1", mineral="stone")
     board.draw_piece(img, d, grid, piece, theme.NOBODY, "?", set(), m)
 
 
 def _highlight(img: Image.Image, d: ImageDraw.ImageDraw, grid: Grid, m: Translator) -> None:
-    piece = {"kind": "tunnel", "cells": ["A1", "B1"], "anchor": "B1", "mineral": "stone"}
+    piece = _piece("tunnel", ["A1", "B1"], anchor="B1", mineral="stone")
     board.draw_piece(img, d, grid, piece, BLUE, player_letter(m, "blue"), set(), m)
     for cell in ("A1", "B1"):
         board.outline(d, grid.box(cell), theme.HIGHLIGHT)

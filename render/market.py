@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -37,6 +36,7 @@ from render.words import (
     workshop_name,
 )
 from rules.content import load_content
+from rules.view import HordeSlotView, SpellSlotView, View
 
 WIDTH = 900
 PAD = 16
@@ -47,12 +47,12 @@ SPELL_TEXT = 13  # its size: a longer text makes the three cards taller
 HALL_W = 128
 
 
-def market_png(view: dict[str, Any], *, messages: Translator = ENGLISH) -> bytes:
+def market_png(view: View, *, messages: Translator = ENGLISH) -> bytes:
     """PNG bytes of the market, its words in the language of `messages`."""
     return png_bytes(market_image(view, messages=messages))
 
 
-def market_image(view: dict[str, Any], *, messages: Translator = ENGLISH) -> Image.Image:
+def market_image(view: View, *, messages: Translator = ENGLISH) -> Image.Image:
     m = messages
     content = load_content()
     height = 1400
@@ -103,8 +103,8 @@ def market_image(view: dict[str, Any], *, messages: Translator = ENGLISH) -> Ima
     y += 34
     spells = view["spellbook"]
     card_h = max([SPELL_H, *(math.ceil(_spell_height(slot, m)) for slot in spells)])
-    for i, slot in enumerate(spells):
-        _spell_card(d, PAD + i * (SPELL_W + 11), y, slot, card_h, m)
+    for i, spell in enumerate(spells):
+        _spell_card(d, PAD + i * (SPELL_W + 11), y, spell, card_h, m)
     y += card_h + 18
     _heading(d, y, m.pgettext("market", "Workshops in the supply"))
     y += 36
@@ -215,7 +215,7 @@ def _horde_card(
     y: float,
     name: str,
     level: int,
-    slot: dict[str, Any],
+    slot: HordeSlotView,
     m: Translator,
 ) -> None:
     card_id = slot["card"]
@@ -266,12 +266,12 @@ def _horde_card(
         cost_box = (x + 8, y + 76, x + 8 + cost_w, y + 96)
         text_left(d, (x + 8, y + 86), cost, 12, theme.INK_DIM, box=cost_box, floor=MIN_SIZE)
         bx += cost_w + 16
-    for res, k in sorted(counts.items()):
-        paste(img, resource_icon(res, 20), (bx, y + 86))
+    for bribe, k in sorted(counts.items()):
+        paste(img, resource_icon(bribe, 20), (bx, y + 86))
         draw_text(d, (bx + 12, y + 86), f"×{k}", 13, theme.INK, "bold", "lm")
         bx += step
-    if slot.get("pedestal"):
-        ped = slot["pedestal"]
+    ped = slot["pedestal"]
+    if ped:
         pedestal(d, (x + HORDE_W - 19, y + 85), ped, 24, clan_letter(m, ped))
     elif level == 3:
         d.rectangle([x + HORDE_W - 30, y + 74, x + HORDE_W - 8, y + 96], outline=theme.INK, width=2)
@@ -289,14 +289,14 @@ def recruit_cost(m: Translator, level: int) -> str:
     return two if level == 2 else m.pgettext("market", "5 bribes")
 
 
-def _spell_height(slot: dict[str, Any], m: Translator) -> float:
+def _spell_height(slot: SpellSlotView, m: Translator) -> float:
     """How tall a spell's card must be for its whole text (at least SPELL_H)."""
     block = text_block(spell_text(m, slot["spell"]), SPELL_TEXT, "regular", SPELL_W - 20)
     return SPELL_TEXT_TOP + block.height + 8
 
 
 def _spell_card(
-    d: ImageDraw.ImageDraw, x: float, y: float, slot: dict[str, Any], height: float, m: Translator
+    d: ImageDraw.ImageDraw, x: float, y: float, slot: SpellSlotView, height: float, m: Translator
 ) -> None:
     d.rounded_rectangle(
         [x, y, x + SPELL_W, y + height],

@@ -5,7 +5,6 @@ honor."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -35,6 +34,7 @@ from render.words import (
 from rules.actions import PYRAMID_ROWS
 from rules.content import load_content
 from rules.resources import RESOURCES, STATUE_CLANS
+from rules.view import AccountView, TrollView, View
 
 CARD_W, CARD_H, GAP = 204, 118, 12
 PAD = 18
@@ -45,7 +45,7 @@ HEIGHT = TITLE + 4 * (CARD_H + GAP) + STORAGE_H + PAD
 
 
 def pyramid_png(
-    view: dict[str, Any],
+    view: View,
     seat: int,
     *,
     names: Mapping[int, str] | None = None,
@@ -58,7 +58,7 @@ def pyramid_png(
 
 
 def pyramid_image(
-    view: dict[str, Any],
+    view: View,
     seat: int,
     *,
     names: Mapping[int, str] | None = None,
@@ -106,7 +106,7 @@ def pyramid_image(
     return img
 
 
-def _open_slots(pyramid: dict[str, Any]) -> set[str]:
+def _open_slots(pyramid: dict[str, TrollView]) -> set[str]:
     out = set()
     for r in range(1, 4):
         for j, slot in enumerate(PYRAMID_ROWS[r]):
@@ -174,7 +174,7 @@ def _card(
     x: float,
     y: float,
     slot: str,
-    troll: dict[str, Any],
+    troll: TrollView,
     m: Translator,
 ) -> None:
     card = load_content().trolls[troll["card"]]
@@ -216,7 +216,7 @@ def _card(
 def _storage(
     img: Image.Image,
     d: ImageDraw.ImageDraw,
-    account: dict[str, Any],
+    account: AccountView,
     top: int,
     m: Translator,
 ) -> None:
@@ -254,8 +254,9 @@ def _storage(
         )
         x += 80
     tokens = account["tokens"]
-    values = [t["value"] for t in tokens]
-    if tokens and all(v is not None for v in values):
+    # face up (the viewer's own) or face down (None): all alike in an account
+    values = [t["value"] for t in tokens if t["value"] is not None]
+    if tokens and len(values) == len(tokens):
         token_text = m.pgettext(
             "pyramid",
             "Pedestal tokens: {count} (worth {value})",
@@ -277,8 +278,8 @@ def _storage(
     crowns = account["coronation"]
     if crowns:
         # TRANSLATORS: the honor of each coronation token a player holds: "5, 3"
-        tokens = ", ".join(map(str, crowns))
-        crown_text = m.pgettext("pyramid", "Coronation tokens: {tokens}", tokens=tokens)
+        honors = ", ".join(map(str, crowns))
+        crown_text = m.pgettext("pyramid", "Coronation tokens: {tokens}", tokens=honors)
     else:
         crown_text = m.pgettext("pyramid", "Coronation tokens: none yet")
     crown_box = (left, row[0], track_box[0] - 20, row[1])

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from render.board import Preview
 from rules.actions import EndTurn, cells_touched
@@ -12,7 +11,7 @@ from rules.game import Game
 from rules.selfplay import play_random_game
 from rules.state import make_config
 from rules.tunnels import placements
-from rules.view import view
+from rules.view import View, view
 
 # display names for sample images: short, long (cut with an ellipsis) and an AI's
 SAMPLE_NAMES = {
@@ -27,7 +26,7 @@ SAMPLE_NAMES = {
 @dataclass(frozen=True)
 class Position:
     name: str
-    view: dict[str, Any]
+    view: View
     highlight: tuple[str, ...]
     seat: int  # the player whose pyramid to show (the one who just moved)
 
@@ -66,7 +65,7 @@ def turn_with_changes(game: Game, fraction: float = 0.55) -> Position:
     raise ValueError("no turn from there on changed the board")
 
 
-def dig_preview(game: Game, cut: int) -> tuple[dict[str, Any], Preview, Preview]:
+def dig_preview(game: Game, cut: int) -> tuple[View, Preview, Preview]:
     """A position and two candidate tunnels for the current player: a legal one and an
     illegal one (the legal shape moved onto a taken cell)."""
     partial = Game(game.config, game.seed, game.moves[:cut])

@@ -19,6 +19,7 @@ from render.draw import (
     text_left,
 )
 from render.words import ENGLISH, Translator, colour_name, player_letter
+from rules.view import View
 
 COLUMNS = ("tunnels", "spells", "coronation", "pedestals", "sets", "halls", "statues", "total")
 WIDTH = 1000
@@ -42,7 +43,7 @@ def column_titles(m: Translator) -> dict[str, str]:
 
 
 def score_png(
-    view: dict[str, Any],
+    view: View,
     outcome: dict[str, Any],
     *,
     names: Mapping[int, str] | None = None,
@@ -55,7 +56,7 @@ def score_png(
 
 
 def player_label(
-    view: dict[str, Any],
+    view: View,
     seat: int,
     names: Mapping[int, str] | None,
     messages: Translator = ENGLISH,
@@ -71,7 +72,7 @@ def player_label(
 
 
 def winner_line(
-    view: dict[str, Any],
+    view: View,
     seats: list[int],
     names: Mapping[int, str] | None,
     messages: Translator = ENGLISH,
@@ -91,7 +92,7 @@ def winner_line(
 
 
 def score_image(
-    view: dict[str, Any],
+    view: View,
     outcome: dict[str, Any],
     *,
     names: Mapping[int, str] | None = None,

@@ -32,6 +32,7 @@ from bot.texts import NOT_STARTED, POST_LIMIT, done_text
 from render import pyramid_png
 from rules.actions import Keep
 from rules.legal import legal_actions
+from rules.view import View
 
 DraftMessage = tuple[str, discord.ui.View | None, discord.File | None]
 
@@ -117,7 +118,7 @@ async def draft_message(
     if state.phase != "draft" and not drafted:
         return messages.gettext(DRAFT_OVER), None, None
     keeps = [a for a in legal_actions(state, seat.seat, "keep") if isinstance(a, Keep)]
-    view = bot.service.rules.view(state, seat.seat)
+    view: View = bot.service.rules.view(state, seat.seat)
     image = await asyncio.to_thread(
         partial(pyramid_png, messages=game_language(game)), view, seat.seat
     )

@@ -39,6 +39,7 @@ from bot.service import GameInfo, GameView, SeatInfo, ServiceError
 from bot.texts import NO_MENTIONS, NOT_STARTED, called_in
 from render import board_png, legend_png, market_png, pyramid_png, score_png
 from rules.legal import legal_kinds
+from rules.view import View
 
 HELP_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in HELP_TOPICS]
 SHARE = "Post it for the table to see (by default only you see it)"
@@ -53,8 +54,8 @@ class Look:
     asker's, or the table's when shared) and that view's state."""
 
     game: GameInfo
-    view: GameView
-    state: dict[str, Any]
+    view: GameView[View]
+    state: View
     # the caption's language: the asker's, or the game's when shared with the table
     messages: Messages
 
@@ -73,9 +74,9 @@ class Look:
     def caption(self, subject: str) -> str:
         m = self.messages
         called = {s.seat: self.called(s) for s in self.game.seats}
-        phase = str(self.state.get("phase", ""))
-        waiting = [] if phase == "over" else [called[s] for s in self.state.get("to_act", [])]
-        when = moment(phase, int(self.state.get("n_actions", self.view.seq)), m)
+        phase = self.state["phase"]
+        waiting = [] if phase == "over" else [called[s] for s in self.state["to_act"]]
+        when = moment(phase, self.state["n_actions"], m)
         return caption(self.game.id, subject, when, waiting, drafting=phase == "draft", messages=m)
 
 
@@ -204,7 +205,7 @@ class LookingCommands(Feature):
             messages,
             language=game.language,
         )
-        view = service.rules.view(state, seat)
+        view: View = service.rules.view(state, seat)
         image = await asyncio.to_thread(
             partial(pyramid_png, view, seat, names=names_of(game), messages=game_language(game))
         )
@@ -249,7 +250,7 @@ class LookingCommands(Feature):
         """The game as the asker sees it, or as anyone at the table may (shared);
         refused before the game starts."""
         viewer = None if share else interaction.user.id
-        view = await self.bot.service.view(game.id, viewer)
+        view: GameView[View] = await self.bot.service.view(game.id, viewer)
         if view.state is None:
             raise ServiceError(NOT_STARTED)
         messages = game_language(game) if share else reader(interaction)

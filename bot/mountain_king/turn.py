@@ -56,11 +56,13 @@ from bot.mountain_king.texts import (
 from bot.service import GameInfo, Owed
 from bot.service.outbox import Fresh
 from bot.service.owed import GameOver, Ping, Player, Reply, TurnPost
+from bot.service.results import GameView
 from bot.store import OwedKind
 from bot.texts import NO_MENTIONS, done_text, mention_only, mention_users, ping_text
 from render import Preview, board_png, pyramid_png, replay_webp, score_png
 from rules.actions import Dig, parse_action
 from rules.resources import RESOURCES
+from rules.view import View
 
 RESOURCE_CHOICES = [app_commands.Choice(name=r.value, value=r.value) for r in RESOURCES]
 
@@ -155,7 +157,9 @@ class TurnCommands(Feature):
         if post.images == "none":
             return Outgoing(text, mentions=mentions)
         at = post.seq
-        view = (await self.bot.service.view(info.id, None, at_seq=at, fresh=owed.fresh)).state
+        view: View | None = (
+            await self.bot.service.view(info.id, None, at_seq=at, fresh=owed.fresh)
+        ).state
         if view is None:
             return None
         names = info.names
@@ -213,7 +217,7 @@ class TurnCommands(Feature):
         attached)."""
         over = owed.payload
         assert isinstance(over, GameOver)
-        view = await self.bot.service.view(info.id, None)
+        view: GameView[View] = await self.bot.service.view(info.id, None)
         if view.state is None or view.outcome is None:
             return None
         names = info.names
@@ -377,7 +381,7 @@ class TurnCommands(Feature):
 
 
 def animate(
-    frames: Sequence[tuple[dict[str, Any], tuple[str, ...]]],
+    frames: Sequence[tuple[View, tuple[str, ...]]],
     names: dict[int, str],
     messages: Messages = ENGLISH,
 ) -> bytes:

@@ -18,7 +18,7 @@ from rules.scoring import final_outcome
 from rules.setup import new_game
 from rules.state import GameConfig, State, make_config
 from rules.story import Story, cells_changed, describe, kept, read_story
-from rules.view import played_in_secret, told_to, view
+from rules.view import View, played_in_secret, told_to, view
 
 # the draft is secret until everyone has kept their trolls; gates are told in a line
 ANNOUNCE: dict[str, Announce] = {"draft": "secret", "gates": "brief"}
@@ -74,7 +74,7 @@ class MountainKingRules:
     def can_undo(self, state: State, seat: int, last_seat: int | None) -> bool:
         return may_undo(state, seat, last_seat)
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None) -> View:
         return view(state, seat)
 
     def is_over(self, state: State) -> bool:
