@@ -11,6 +11,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from bot.service import stories
+from bot.service.away import come_back
 from bot.service.errors import GameMovedOnError
 from bot.service.loading import Loaded, appended, corrupt, storage_full
 from bot.service.notifications import waiting_rows
@@ -170,6 +171,9 @@ async def append(
     except WriteFaultError as exc:  # no room (or no permission): nothing stored
         raise storage_full(game.id, exc) from exc
     appended(store, entry)
+    if commit.user_id is not None and commit.seat.away is not None:
+        # acting in a game ends the player's away at once
+        await come_back(store, lambda: now, commit.user_id)
     if keep is not None:
         stored_game = replace(game, status="over" if over else game.status, updated_at=now)
         people = {s.seat: s.controller_id for s in seats if not s.machine_played}

@@ -122,7 +122,22 @@ class Reply(_Payload):
     answered_by: str | None = None
 
 
-SeatChange = Literal["kicked", "substitute", "returned", "autopilot-on", "autopilot-off", "offered"]
+SeatChange = Literal[
+    "kicked",
+    "substitute",
+    "returned",
+    "autopilot-on",
+    "autopilot-off",
+    "offered",
+    # the seat's player is away until `until`, or back; the turn clock's one reminder
+    # (its zero at `until`), and its zero reached (bot/service/away.py, clock.py)
+    "away",
+    "back",
+    "clock",
+    "timeout",
+]
+# the changes the time of the table makes (told by bot/time_texts.py)
+TIME_CHANGES: tuple[SeatChange, ...] = ("away", "back", "clock", "timeout")
 # how a seat changed hands: the new player accepted an offer, the player who held it
 # agreed to hand it over, a server admin assigned it, nobody was playing it (autopilot
 # or vacant), or its own player took it back
@@ -148,6 +163,8 @@ class SeatNews(_Payload):
     token: int = 0
     # the seat's own player after the change (None: a vacant or AI seat)
     owner_id: int | None = None
+    # away until then; the turn clock's zero
+    until: datetime | None = None
 
 
 class VoteNews(_Payload):

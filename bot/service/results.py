@@ -11,7 +11,7 @@ from typing import Any, Generic
 from bot.i18n.catalogue import ENGLISH, Messages
 from bot.service.protocol import StoryData, V
 from bot.store import GameStatus
-from bot.store.records import PlayedBy
+from bot.store.records import AwayPolicy, PlayedBy
 
 
 def called(
@@ -44,6 +44,7 @@ class SeatInfo(PlayedBy):
     ai: bool = False
     skip_turn: bool = False
     name: str | None = None
+    away: AwayPolicy | None = None
 
     @property
     def called(self) -> str:

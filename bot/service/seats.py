@@ -227,6 +227,7 @@ def game_info(rules: GameRules[S, A], game: GameRecord, seats: Sequence[SeatReco
                 ai=s.ai,
                 skip_turn=s.skip_turn,
                 name=s.name,
+                away=s.away,
             )
             for s in seats
         ),

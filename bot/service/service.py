@@ -28,6 +28,8 @@ from bot.i18n.catalogue import LANGUAGES, N_, SOURCE_LANGUAGE
 from bot.service import stories
 from bot.service.appending import Keep, again_if_overtaken, append, earlier_result
 from bot.service.arguments import ABSENT, check_arguments
+from bot.service.away import Away
+from bot.service.clock import TurnClock
 from bot.service.duties import Duties, duty
 from bot.service.errors import (
     CannotUndoError,
@@ -131,6 +133,8 @@ class GameService(Generic[S, A, V]):
         # the store)
         self.duties = Duties(store, self._clock)
         self.votes = Votes(store, self._clock, self.duties, after_reminders=vote_after_reminders)
+        self.away = Away(store, self._clock, self.duties)
+        self.clock = TurnClock(store, self._clock, self.duties)
         # one lock per game, shared with the parts that change a game (seating)
         self._locks = GameLocks()
         self.seating = Seating(store, rules, self._clock, self._locks)

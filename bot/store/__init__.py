@@ -20,12 +20,18 @@ from bot.store.errors import (
 )
 from bot.store.migrations import LATEST_VERSION
 from bot.store.records import (
+    AWAY_POLICIES,
+    CLOCK_POLICIES,
     GAME_STATUSES,
     OWED_KINDS,
     RESTING,
     VOTE_CHOICES,
     ActionRecord,
+    AwayPolicy,
+    AwayRecord,
     BallotRecord,
+    ClockPolicy,
+    ClockRecord,
     DutyClaim,
     GameRecord,
     GameStatus,
@@ -46,13 +52,19 @@ from bot.store.records import (
 from bot.store.sqlite import SqliteStore
 
 __all__ = [
+    "AWAY_POLICIES",
+    "CLOCK_POLICIES",
     "GAME_STATUSES",
     "LATEST_VERSION",
     "OWED_KINDS",
     "RESTING",
     "VOTE_CHOICES",
     "ActionRecord",
+    "AwayPolicy",
+    "AwayRecord",
     "BallotRecord",
+    "ClockPolicy",
+    "ClockRecord",
     "ConflictError",
     "DuplicateInteractionError",
     "DutyClaim",

@@ -22,8 +22,8 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from bot.store import sql
+from bot.store.away import AwayStore
 from bot.store.driver import (
-    Driver,
     Tx,
     insert_owed,
     one,
@@ -61,8 +61,9 @@ R = TypeVar("R")
 PRUNE_BATCH = 500
 
 
-class Store(Driver):
-    """Persistent games, seats, action logs and the bot's bookkeeping."""
+class Store(AwayStore):
+    """Persistent games, seats, action logs and the bot's bookkeeping (and, from
+    `AwayStore`, players away and the games' turn clocks)."""
 
     # --- games and seats -------------------------------------------------------------
 

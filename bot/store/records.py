@@ -21,6 +21,12 @@ OWED_KINDS: tuple[OwedKind, ...] = ("start", "turn", "ping", "over", "reply", "s
 VoteChoice = Literal["skip", "autopilot"]
 VOTE_CHOICES: tuple[VoteChoice, ...] = ("skip", "autopilot")
 VoteStatus = Literal["open", "skip", "autopilot", "expired", "void"]
+# what a game does while a player is away: waits for them, or the AI plays their turns
+AwayPolicy = Literal["wait", "ai"]
+AWAY_POLICIES: tuple[AwayPolicy, ...] = ("wait", "ai")
+# what a turn clock's zero does: opens the table's vote, or the AI plays that turn
+ClockPolicy = Literal["vote", "ai"]
+CLOCK_POLICIES: tuple[ClockPolicy, ...] = ("vote", "ai")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +63,11 @@ class GameRecord:
     updated_at: datetime
     # the language of the game's public posts (a catalogue language: en, pl, es)
     language: str = "en"
+    # what the game does while a player is away; its turn clock (seconds of a player's
+    # playing hours a turn; None: no clock) and what the clock's zero does
+    away_policy: AwayPolicy = "wait"
+    clock_seconds: int | None = None
+    clock_policy: ClockPolicy = "vote"
 
 
 class PlayedBy:
@@ -69,6 +80,8 @@ class PlayedBy:
     skip_turn: bool
     user_id: int | None
     substitute_id: int | None
+    # the seat's player is away: the game waits ("wait") or the AI plays it ("ai")
+    away: AwayPolicy | None
 
     @property
     def controller_id(self) -> int | None:
@@ -80,8 +93,15 @@ class PlayedBy:
     @property
     def machine_played(self) -> bool:
         """Whether the AI makes this seat's moves now (an AI seat, autopilot, a skipped
-        turn, or a seat nobody holds)."""
-        return self.ai or self.autopilot or self.skip_turn or self.controller_id is None
+        turn, a seat nobody holds, or its player away from a game where the AI plays
+        then)."""
+        return (
+            self.ai
+            or self.autopilot
+            or self.skip_turn
+            or self.controller_id is None
+            or self.away == "ai"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +123,9 @@ class SeatRecord(PlayedBy):
     ai: bool = False
     skip_turn: bool = False
     name: str | None = None
+    # written only by the away part of the store (`/mk away`): the seat's other writes
+    # leave it as it is
+    away: AwayPolicy | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +284,34 @@ class DigestRecord:
     user_id: int
     due_at: datetime | None = None
     sent_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AwayRecord:
+    """A player away (`/mk away`) since `began_at` until `ends_at`."""
+
+    user_id: int
+    began_at: datetime
+    ends_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRecord:
+    """An awaited seat of a game with a turn clock, as the clock's duty reads it: the
+    turn (`waiting_since`), the turn the clock was set for (`since`; another: not set
+    yet), its deadline, its reminder's time and how far it went (0 set, 1 reminded, 2
+    ran out); with the game's clock and policy and who plays the seat."""
+
+    game_id: int
+    seat: int
+    waiting_since: datetime
+    since: datetime | None
+    due: datetime | None
+    warn: datetime | None
+    stage: int
+    clock_seconds: int
+    clock_policy: ClockPolicy
+    user_id: int | None
 
 
 # the holder of a resting claim: nobody (see `DutyClaim`)

@@ -43,10 +43,11 @@ class Row(Protocol):
 
 GAME_COLUMNS = (
     "id, rules, config, seed, status, creator_id, reminder_seconds, guild_id, channel_id,"
-    " thread_id, created_at, updated_at, language"
+    " thread_id, created_at, updated_at, language, away_policy, clock_seconds, clock_policy"
 )
 SEAT_COLUMNS = (
-    "game_id, seat, user_id, joined_at, colour, team, substitute_id, autopilot, ai, skip_turn, name"
+    "game_id, seat, user_id, joined_at, colour, team, substitute_id, autopilot, ai, skip_turn,"
+    " name, away"
 )
 ACTION_COLUMNS = (
     "game_id, seq, seat, notation, created_at, user_id, interaction_id, story, ends_turn, chain"
@@ -64,7 +65,7 @@ PREFS_COLUMNS = "user_id, dm_opt_in, quiet_start, quiet_end, timezone, language"
 # a seat the AI plays now (the SQL twin of `SeatRecord.machine_played`)
 MACHINE_SEAT = (
     "(s.ai = 1 OR s.autopilot = 1 OR s.skip_turn = 1"
-    " OR COALESCE(s.substitute_id, s.user_id) IS NULL)"
+    " OR COALESCE(s.substitute_id, s.user_id) IS NULL OR COALESCE(s.away, '') = 'ai')"
 )
 
 # A claim is won by inserting the duty's row, or by taking over a row whose lease (or
@@ -108,7 +109,7 @@ TOUCH = "UPDATE games SET updated_at = $1 WHERE id = $2"
 LOCK_GAME = "SELECT status FROM games WHERE id = $1{lock}"
 SEATS = f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = $1 ORDER BY seat"
 INSERT_SEAT = (
-    f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+    f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
 )
 UPDATE_SEAT = (
     "UPDATE seats SET user_id = $1, colour = $2, team = $3, substitute_id = $4, autopilot = $5,"
@@ -168,7 +169,10 @@ _AWAITED = (
     " JOIN games g ON g.id = r.game_id WHERE r.next_at <= $1 AND g.status = 'active' AND {where}"
     " ORDER BY r.next_at, r.game_id, r.seat LIMIT $2{{skip_locked of r}}"
 )
-DUE_REMINDERS = _AWAITED.format(where=f"NOT {MACHINE_SEAT} AND r.muted_for_turn = 0")
+# a player away is not reminded (`/mk away`)
+DUE_REMINDERS = _AWAITED.format(
+    where=f"NOT {MACHINE_SEAT} AND r.muted_for_turn = 0 AND s.away IS NULL"
+)
 OWED_MOVES = _AWAITED.format(where=MACHINE_SEAT)
 # the messages owed (not delivered) and due, found through the partial index of owed
 # messages (`outbox_owed`): the cost of a scheduler round follows what is owed, not the
@@ -231,7 +235,9 @@ PUT_DIGEST = (
 )
 DUE_DIGESTS = (
     "SELECT user_id, due_at, sent_at FROM digests"
-    " WHERE due_at IS NOT NULL AND due_at <= $1 ORDER BY due_at LIMIT $2"
+    " WHERE due_at IS NOT NULL AND due_at <= $1"
+    " AND NOT EXISTS (SELECT 1 FROM away a WHERE a.user_id = digests.user_id)"
+    " ORDER BY due_at LIMIT $2"
 )
 # times come back from REAL columns: compare within a millisecond
 CLAIM_DIGEST = (
@@ -249,6 +255,77 @@ DUTY_CLAIMS = (
     "SELECT duty, claimed_by, lease_until FROM duty_claims WHERE lease_until > $1 ORDER BY duty"
 )
 PRUNE_DUTY_CLAIMS = "DELETE FROM duty_claims WHERE lease_until < $1"
+
+# --- away and the turn clock (bot/store/away.py) ---------------------------------------
+AWAY_COLUMNS = "user_id, began_at, ends_at"
+AWAY = f"SELECT {AWAY_COLUMNS} FROM away WHERE user_id = $1"
+# a player already away keeps when they left; only the end moves
+PUT_AWAY = (
+    f"INSERT INTO away ({AWAY_COLUMNS}) VALUES ($1, $2, $3)"
+    " ON CONFLICT (user_id) DO UPDATE SET ends_at = excluded.ends_at"
+)
+AWAYS_DUE = f"SELECT {AWAY_COLUMNS} FROM away WHERE ends_at <= $1 ORDER BY ends_at LIMIT $2"
+# the one write that ends an away: of two processes ending it, one deletes the row
+END_AWAY = f"DELETE FROM away WHERE user_id = $1 RETURNING {AWAY_COLUMNS}"
+_SEAT_OF_GAME = ", ".join(f"s.{c.strip()}" for c in SEAT_COLUMNS.split(","))
+# the seats a player plays in running games, with each game's away policy and reminder
+# interval, the game's row of each locked (in game order) until the write ends
+SEATS_PLAYED = (
+    f"SELECT {_SEAT_OF_GAME}, g.away_policy, g.reminder_seconds FROM seats s"
+    " JOIN games g ON g.id = s.game_id WHERE g.status = 'active' AND s.ai = 0"
+    " AND COALESCE(s.substitute_id, s.user_id) = $1 ORDER BY s.game_id, s.seat{lock of g}"
+)
+# the seats marked away for a player (whoever plays them now), the same way
+SEATS_AWAY = (
+    f"SELECT {_SEAT_OF_GAME}, g.away_policy, g.reminder_seconds FROM seats s"
+    " JOIN games g ON g.id = s.game_id WHERE s.away IS NOT NULL"
+    " AND (s.user_id = $1 OR s.substitute_id = $1) ORDER BY s.game_id, s.seat{lock of g}"
+)
+SET_SEAT_AWAY = "UPDATE seats SET away = $1 WHERE game_id = $2 AND seat = $3"
+SEATS_AWAY_IN_GAME = "UPDATE seats SET away = $1 WHERE game_id = $2 AND away IS NOT NULL"
+AWAY_SEATS_OF_GAME = "SELECT seat FROM seats WHERE game_id = $1 AND away IS NOT NULL"
+VOID_VOTE_ABOUT = (
+    "UPDATE votes SET status = 'void', decided_at = $1"
+    " WHERE game_id = $2 AND seat = $3 AND status = 'open' RETURNING id"
+)
+# a reminder not sooner than $1
+DEFER_REMINDER = (
+    "UPDATE reminders SET next_at = $1 WHERE game_id = $2 AND seat = $3 AND next_at < $1"
+)
+SET_AWAY_POLICY = "UPDATE games SET away_policy = $1, updated_at = $2 WHERE id = $3"
+SET_CLOCK = (
+    "UPDATE games SET clock_seconds = $1, clock_policy = $2, updated_at = $3"
+    " WHERE id = $4 AND status = 'open'"
+)
+CLOCK_COLUMNS = (
+    "r.game_id, r.seat, r.waiting_since, r.clock_since, r.clock_due, r.clock_warn,"
+    " r.clock_stage, g.clock_seconds, g.clock_policy,"
+    " COALESCE(s.substitute_id, s.user_id) AS user_id"
+)
+_CLOCKED = (
+    f"SELECT {CLOCK_COLUMNS} FROM games g JOIN reminders r ON r.game_id = g.id"
+    " JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat"
+    " WHERE g.clock_seconds IS NOT NULL AND g.status = 'active'"
+)
+# the clocks the scheduler must look at now: not set for the turn yet, or their
+# reminder or their zero is due; never a seat the AI plays or a player away (their
+# clock stands still)
+CLOCKS_DUE = (
+    f"{_CLOCKED} AND NOT {MACHINE_SEAT} AND s.away IS NULL"
+    " AND (r.clock_since IS NULL OR r.clock_since <> r.waiting_since"
+    " OR (r.clock_stage = 0 AND r.clock_warn <= $1) OR (r.clock_stage = 1 AND r.clock_due <= $1))"
+    " ORDER BY r.game_id, r.seat LIMIT $2{skip_locked of r}"
+)
+CLOCKS_OF_GAME = f"{_CLOCKED} AND g.id = $1 ORDER BY r.seat"
+# a clock set, or moved on, only for the turn it was read in
+SET_CLOCK_ROW = (
+    "UPDATE reminders SET clock_since = $1, clock_due = $2, clock_warn = $3, clock_stage = $4"
+    " WHERE game_id = $5 AND seat = $6 AND waiting_since = $7"
+)
+ADVANCE_CLOCK = (
+    "UPDATE reminders SET clock_stage = $1 WHERE game_id = $2 AND seat = $3"
+    " AND waiting_since = $4 AND clock_since = waiting_since AND clock_stage = $5"
+)
 
 _LOCKING = re.compile(r"\{(lock|skip_locked|share)(?: of (\w+))?\}")
 _CLAUSES = {
@@ -370,6 +447,7 @@ def seat_params(s: SeatRecord) -> tuple[Any, ...]:
         int(s.ai),
         int(s.skip_turn),
         s.name,
+        s.away,
     )
 
 
@@ -419,6 +497,9 @@ def game_from(r: Row) -> GameRecord:
         created_at=dt(r["created_at"]),
         updated_at=dt(r["updated_at"]),
         language=r["language"],
+        away_policy=r["away_policy"],
+        clock_seconds=r["clock_seconds"],
+        clock_policy=r["clock_policy"],
     )
 
 
@@ -435,6 +516,7 @@ def seat_from(r: Row) -> SeatRecord:
         ai=bool(r["ai"]),
         skip_turn=bool(r["skip_turn"]),
         name=r["name"],
+        away=r["away"],
     )
 
 
