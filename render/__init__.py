@@ -23,14 +23,17 @@ around the highlighted cells (at least 7 by 7 cells, so a phone shows each cell 
 50 px wide) with its own coordinates on every edge, or the whole board when `cells` is
 empty. With a `preview`, `focus=True` (or `crop=True`, its older name) crops around
 the previewed tile instead.
+
+These names draw each distinct image once (render.cache: a bounded cache keyed by a
+digest of the view, the options and the language; the legend is cached per language
+by render.legend): a turn post and the game's end draw each board once. The drawing
+functions themselves, which always draw, are the modules' own (`render.board.board_png`,
+`render.pyramid.pyramid_png`, ...).
 """
 
-from render.board import Preview, board_png
+from render.board import Preview
+from render.cache import board_png, market_png, pyramid_png, replay_webp, score_png
 from render.legend import legend_png
-from render.market import market_png
-from render.pyramid import pyramid_png
-from render.replay import replay_webp
-from render.scoresheet import score_png
 
 __all__ = [
     "Preview",

@@ -1,0 +1,149 @@
+"""Each distinct image drawn once: a bounded cache in front of the entry points the
+bot calls (`render.board_png`, `pyramid_png`, `market_png`, `score_png`,
+`replay_webp`), so a turn post and the game's end draw each board once (the replay
+animates the board after every turn, which the turn posts drew already), and a board
+several players look at is drawn once.
+
+An image is kept under a digest of everything it is drawn from: the view and the
+options (highlighted cells, preview, focus, names; the boards of a replay), pickled
+without memo (equal bytes only for equal data of the same types, so a key never stands
+for two different calls; the same view built in another order, or cells given as a
+list instead of a tuple, only miss), and the language (the `Translator` object itself:
+hashable, one per language in the bot). The cache holds PNG or WebP bytes only, which
+are immutable: a caller cannot change what another is handed, and the arguments are
+read when the call is made (a caller changing its view afterwards changes nothing
+cached). A hit returns the very bytes the first call drew.
+
+It is bounded by the bytes it holds (`CACHE_BYTES`, about 400 boards) and by entries
+(`MAX_ENTRIES`); the least recently used image goes first. While texts are being
+recorded (`render.draw.recording`, the language tests) nothing is taken from or put in
+the cache: every image is drawn, so every text is seen.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import inspect
+import io
+import pickle
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any, ParamSpec
+
+from render import board, market, pyramid, replay, scoresheet
+from render.draw import _drawn as _recorded
+
+CACHE_BYTES = 32 * 1024 * 1024  # about 400 boards of 70-85 KiB, or 60 replays
+MAX_ENTRIES = 1024
+
+
+class ImageCache:
+    """Images by key, least recently used first out once `max_bytes` or `max_entries`
+    is exceeded; safe to use from several threads (the bot draws in worker threads).
+    Two threads asking for the same missing image may both draw it; the first one
+    stored is kept and handed to both (they are equal bytes)."""
+
+    def __init__(self, max_bytes: int = CACHE_BYTES, max_entries: int = MAX_ENTRIES) -> None:
+        self.max_bytes = max_bytes
+        self.max_entries = max_entries
+        self._items: OrderedDict[Hashable, bytes] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @property
+    def size(self) -> int:
+        """The bytes of the images held."""
+        return self._bytes
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self._bytes = 0
+            self.hits = self.misses = 0
+
+    def get(self, key: Hashable, draw: Callable[[], bytes]) -> bytes:
+        """The image under `key`, drawn by `draw` if it is not held."""
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+                self.hits += 1
+                return found
+            self.misses += 1
+        made = draw()
+        with self._lock:
+            kept = self._items.get(key)
+            if kept is not None:  # another thread drew it meanwhile
+                self._items.move_to_end(key)
+                return kept
+            if len(made) > self.max_bytes:
+                return made  # never held: it would push out everything else
+            self._items[key] = made
+            self._bytes += len(made)
+            while self._bytes > self.max_bytes or len(self._items) > self.max_entries:
+                _, dropped = self._items.popitem(last=False)
+                self._bytes -= len(dropped)
+        return made
+
+
+IMAGES = ImageCache()
+P = ParamSpec("P")
+
+
+def digest(data: Any) -> bytes | None:
+    """A digest of plain data (a view: dicts, lists, strings, numbers; names, cells, a
+    preview), or None when it cannot be pickled (such a call is drawn without the
+    cache). The pickle has no memo ("fast" mode), so it depends on the values alone,
+    not on which of them happen to be one object (a view read from JSON and the same
+    view built from the state give the same digest)."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.fast = True  # no memo: equal data, equal bytes (a cycle raises ValueError)
+    try:
+        pickler.dump(data)
+    except (pickle.PicklingError, TypeError, ValueError, AttributeError, RecursionError):
+        return None
+    return hashlib.blake2b(out.getbuffer(), digest_size=20).digest()
+
+
+def drawn_once(draw: Callable[P, bytes]) -> Callable[P, bytes]:
+    """`draw` behind `IMAGES`: the key is the function, a digest of its arguments by
+    name (defaults filled in) and the language (`messages`, by its own hash). A call
+    whose arguments cannot be pickled (a generator of cells) or whose language is not
+    hashable is drawn every time; so is every call while texts are recorded."""
+    signature = inspect.signature(draw)
+    name = f"{draw.__module__}.{draw.__qualname__}"
+
+    @functools.wraps(draw)
+    def cached(*args: P.args, **kwargs: P.kwargs) -> bytes:
+        if _recorded.get() is not None:
+            return draw(*args, **kwargs)
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        arguments = dict(bound.arguments)
+        language = arguments.pop("messages", None)
+        found = digest(arguments)
+        if found is None:
+            return draw(*args, **kwargs)
+        key = (name, found, language)
+        try:
+            hash(key)
+        except TypeError:
+            return draw(*args, **kwargs)
+        return IMAGES.get(key, lambda: draw(*args, **kwargs))
+
+    return cached
+
+
+board_png = drawn_once(board.board_png)
+pyramid_png = drawn_once(pyramid.pyramid_png)
+market_png = drawn_once(market.market_png)
+score_png = drawn_once(scoresheet.score_png)
+replay_webp = drawn_once(replay.replay_webp)
