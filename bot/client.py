@@ -23,6 +23,7 @@ from bot.i18n.catalogue import N_, Messages, language_of, translator_for
 from bot.i18n.commands import CommandTranslator
 from bot.service import (
     ActResult,
+    Asked,
     GameInfo,
     GameService,
     ReplyTo,
@@ -125,7 +126,7 @@ class MountainBot(commands.Bot):
         self,
         interaction: discord.Interaction[MountainBot],
         game_id: int,
-        notation: str,
+        action: str | Asked[Any],
         *,
         expected_seq: int | None = None,
         expected_seat_seq: int | None = None,
@@ -140,7 +141,7 @@ class MountainBot(commands.Bot):
         result = await self.service.act(
             game_id,
             interaction.user.id,
-            notation,
+            action,
             interaction_id=interaction.id,
             expected_seq=expected_seq,
             expected_seat_seq=expected_seat_seq,

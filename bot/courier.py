@@ -70,13 +70,28 @@ SLOW_KINDS: frozenset[OwedKind] = frozenset({"over"})
 
 
 @dataclass(frozen=True)
+class Attachment:
+    """A file a message carries, with what it shows in words: its description, which
+    Discord gives screen readers as the image's alt text."""
+
+    name: str
+    data: bytes
+    description: str
+
+    def discord_file(self) -> discord.File:
+        return discord.File(
+            io.BytesIO(self.data), filename=self.name, description=self.description or None
+        )
+
+
+@dataclass(frozen=True)
 class Outgoing:
     """One message as a maker builds it: for the game's thread, or, with `followup`
     (application id and token), the follow-up of the interaction that caused it.
     `edit` is a message to edit in place instead of sending a new one."""
 
     content: str
-    files: Sequence[tuple[str, bytes]] = ()
+    files: Sequence[Attachment] = ()
     view: discord.ui.View | None = None
     mentions: discord.AllowedMentions = NO_MENTIONS
     followup: tuple[int, str] | None = None
@@ -84,7 +99,7 @@ class Outgoing:
     on_sent: Callable[[discord.Message], Awaitable[None]] | None = None
 
     def discord_files(self) -> list[discord.File]:
-        return [discord.File(io.BytesIO(data), filename=name) for name, data in self.files]
+        return [file.discord_file() for file in self.files]
 
 
 # builds the message for one owed row; None: it is obsolete, nothing to send

@@ -5,7 +5,6 @@ drafts at once, privately). Games of edition 1 drafted before the gates."""
 from __future__ import annotations
 
 import asyncio
-import io
 import re
 from functools import partial
 from typing import Self
@@ -15,8 +14,10 @@ from discord import app_commands
 
 from bot.buttons import GameButton, template, view_of
 from bot.client import MountainBot, game_language, reader
+from bot.courier import Attachment
 from bot.features.base import Feature
 from bot.i18n.catalogue import ENGLISH, Messages
+from bot.mountain_king.alt import pyramid_alt
 from bot.mountain_king.choices import StartPoint
 from bot.mountain_king.stories import story_text
 from bot.mountain_king.texts import (
@@ -26,10 +27,11 @@ from bot.mountain_king.texts import (
     draft_text,
     keep_label,
 )
-from bot.mountain_king.turn import play
+from bot.mountain_king.turn import asking, play
 from bot.service import GameInfo, NotInGameError
-from bot.texts import NOT_STARTED, POST_LIMIT, done_text
+from bot.texts import NOT_STARTED, POST_LIMIT, called_in, done_text
 from render import pyramid_png
+from rules import asked
 from rules.actions import Keep
 from rules.legal import legal_actions
 from rules.view import View
@@ -55,9 +57,9 @@ class KeepButton(GameButton, template=template("keep", r"(?P<card>[^:]+):(?P<slo
         await interaction.response.defer(ephemeral=True, thinking=False)
         bot = interaction.client
         user = interaction.user.id
-        notation = str(Keep(self.card, self.slot))
+        keep = asking("keep", asked.keep, self.card, self.slot)
         result, delivery = await bot.act(
-            interaction, self.game_id, notation, expected_seat_seq=self.seq
+            interaction, self.game_id, keep, expected_seat_seq=self.seq
         )
         info = await bot.service.info(self.game_id)
         messages = reader(interaction)
@@ -95,7 +97,7 @@ class DraftCommands(Feature):
     @app_commands.command(name="gate", description="Place your gate on a start point")
     @app_commands.describe(point="A free start point for this player count")
     async def gate(self, interaction: discord.Interaction[MountainBot], point: StartPoint) -> None:
-        await play(interaction, f"gate {point}")
+        await play(interaction, asking("gate", asked.gate, point))
 
 
 async def draft_message(
@@ -122,7 +124,10 @@ async def draft_message(
     image = await asyncio.to_thread(
         partial(pyramid_png, messages=game_language(game)), view, seat.seat
     )
-    file = discord.File(io.BytesIO(image), filename="draft.png")
+    mine = called_in(seat.label, seat.name, seat.ai, messages)
+    file = Attachment(
+        "draft.png", image, pyramid_alt(view, seat.seat, mine, messages)
+    ).discord_file()
     if not keeps:
         done = draft_done_text(state.phase, gates_first=gates_first, messages=messages)
         return done, None, file

@@ -10,7 +10,6 @@ caption saying which game, what and when; every refusal is private, shared or no
 from __future__ import annotations
 
 import asyncio
-import io
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -19,9 +18,11 @@ import discord
 from discord import app_commands
 
 from bot.client import MountainBot, game_language, reader
+from bot.courier import Attachment
 from bot.features.base import Feature
 from bot.i18n import Messages, translator_for
 from bot.i18n.catalogue import N_
+from bot.mountain_king.alt import board_alt, legend_alt, market_alt, pyramid_alt, score_alt
 from bot.mountain_king.help import (
     HELP_TOPICS,
     NO_SEAT,
@@ -95,7 +96,8 @@ class LookingCommands(Feature):
             partial(board_png, look.state, names=look.names, messages=look.language)
         )
         subject = look.messages.gettext("the mountain")
-        await show(interaction, look.caption(subject), image, "board.png", share)
+        shown = Attachment("board.png", image, board_alt(look.state, (), look.messages))
+        await show(interaction, look.caption(subject), shown, share)
 
     @app_commands.command(
         name="pyramid", description="A player's pyramid of trolls and storage (yours by default)"
@@ -134,7 +136,9 @@ class LookingCommands(Feature):
             partial(pyramid_png, look.state, seat.seat, names=look.names, messages=look.language)
         )
         subject = look.messages.gettext("{player}'s pyramid", player=look.called(seat))
-        await show(interaction, look.caption(subject), image, f"pyramid-{seat.label}.png", share)
+        shows = pyramid_alt(look.state, seat.seat, look.called(seat), look.messages)
+        shown = Attachment(f"pyramid-{seat.label}.png", image, shows)
+        await show(interaction, look.caption(subject), shown, share)
 
     @app_commands.command(
         name="market",
@@ -147,7 +151,8 @@ class LookingCommands(Feature):
         look = await self.look(interaction, share)
         image = await asyncio.to_thread(partial(market_png, look.state, messages=look.language))
         subject = look.messages.gettext("the market")
-        await show(interaction, look.caption(subject), image, "market.png", share)
+        shown = Attachment("market.png", image, market_alt(look.messages))
+        await show(interaction, look.caption(subject), shown, share)
 
     @app_commands.command(
         name="scores", description="Honor so far; the score sheet once the game is over"
@@ -163,7 +168,11 @@ class LookingCommands(Feature):
                 partial(score_png, state, outcome, names=look.names, messages=look.language)
             )
             subject = look.messages.gettext("the score sheet")
-            await show(interaction, look.caption(subject), image, "scores.png", share)
+            called = {s.seat: look.called(s) for s in look.game.seats}
+            shows = score_alt(outcome, called, look.messages)
+            await show(
+                interaction, look.caption(subject), Attachment("scores.png", image, shows), share
+            )
             return
         by_account: dict[int, list[str]] = {}
         called = {s.seat: look.called(s) for s in look.game.seats}
@@ -174,7 +183,7 @@ class LookingCommands(Feature):
             look.messages,
         )
         subject = look.messages.gettext("honor on the track")
-        await show(interaction, f"{look.caption(subject)}\n{lines}", None, "", share)
+        await show(interaction, f"{look.caption(subject)}\n{lines}", None, share)
 
     @app_commands.command(name="log", description="The game's last actions, with their notation")
     async def log(self, interaction: discord.Interaction[MountainBot]) -> None:
@@ -195,10 +204,13 @@ class LookingCommands(Feature):
         changes = await service.history.changes_since_last_turn(game.id, interaction.user.id)
         me = game.seat_of(interaction.user.id)
         messages = reader(interaction)
-        text = status_text(
+        mine = (
             called_in(me.label, me.name, me.ai, messages)
             if me is not None
-            else state.players[seat].colour,
+            else state.players[seat].colour
+        )
+        text = status_text(
+            mine,
             state.account_of(seat).storage,
             legal_kinds(state, seat),
             changes,
@@ -211,7 +223,9 @@ class LookingCommands(Feature):
         )
         await interaction.followup.send(
             text,
-            file=discord.File(io.BytesIO(image), filename="my-pyramid.png"),
+            file=Attachment(
+                "my-pyramid.png", image, pyramid_alt(view, seat, mine, messages)
+            ).discord_file(),
             ephemeral=True,
             allowed_mentions=NO_MENTIONS,
         )
@@ -233,7 +247,9 @@ class LookingCommands(Feature):
         legend = await asyncio.to_thread(legend_png, translator_for(interaction.locale))
         await interaction.followup.send(
             text,
-            file=discord.File(io.BytesIO(legend), filename="legend.png"),
+            file=Attachment(
+                "legend.png", legend, legend_alt(translator_for(interaction.locale))
+            ).discord_file(),
             ephemeral=True,
         )
 
@@ -265,15 +281,14 @@ def names_of(game: GameInfo) -> dict[int, str]:
 async def show(
     interaction: discord.Interaction[MountainBot],
     text: str,
-    image: bytes | None,
-    filename: str,
+    image: Attachment | None,
     share: bool,
 ) -> None:
     """The answer to a looking command: to the asker alone, or (shared) a private note
     in place of the deferred answer and a follow-up for everyone."""
     kwargs: dict[str, Any] = {"allowed_mentions": NO_MENTIONS}
     if image is not None:
-        kwargs["file"] = discord.File(io.BytesIO(image), filename=filename)
+        kwargs["file"] = image.discord_file()
     if share:
         # the first follow-up replaces the private "thinking..."; the next is public
         await interaction.followup.send(reader(interaction).gettext(SHARED), ephemeral=True)

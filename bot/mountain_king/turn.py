@@ -10,10 +10,10 @@ this feature's makers build.
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, Self
 
 import discord
@@ -21,9 +21,17 @@ from discord import app_commands
 
 from bot.buttons import GameButton, template, view_of
 from bot.client import MountainBot, game_language, reader
-from bot.courier import Maker, Outgoing
+from bot.courier import Attachment, Maker, Outgoing
 from bot.features.base import Feature
 from bot.i18n.catalogue import ENGLISH, N_, Messages, translator_for
+from bot.mountain_king.alt import (
+    board_alt,
+    preview_alt,
+    pyramid_alt,
+    record_alt,
+    replay_alt,
+    score_alt,
+)
 from bot.mountain_king.choices import (
     AnyAction,
     Conversion,
@@ -53,27 +61,43 @@ from bot.mountain_king.texts import (
     game_over_text,
     turn_post_text,
 )
-from bot.service import GameInfo, Owed
+from bot.service import Asked, GameInfo, Owed
 from bot.service.outbox import Fresh
 from bot.service.owed import GameOver, Ping, Player, Reply, TurnPost
 from bot.service.results import GameView
 from bot.store import OwedKind
-from bot.texts import NO_MENTIONS, done_text, mention_only, mention_users, ping_text
+from bot.texts import (
+    NO_MENTIONS,
+    called_in,
+    done_text,
+    mention_only,
+    mention_users,
+    ping_text,
+    who,
+)
 from render import Preview, board_png, pyramid_png, replay_webp, score_png
-from rules.actions import Dig, parse_action
+from rules import asked
+from rules.actions import Action, Dig
 from rules.resources import RESOURCES
 from rules.view import View
 
 RESOURCE_CHOICES = [app_commands.Choice(name=r.value, value=r.value) for r in RESOURCES]
 
 
-async def play(interaction: discord.Interaction[MountainBot], notation: str) -> None:
+async def play(interaction: discord.Interaction[MountainBot], action: str | Asked[Action]) -> None:
     """Defer, act, deliver what the action owes the table, and say what was done
-    (privately; "the post will follow" if Discord refused a public post)."""
+    (privately; "the post will follow" if Discord refused a public post). `action`: in
+    notation (`/mk act`), or as a command's options ask for it (`asking`)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     bot = interaction.client
-    result, delivery = await bot.act(interaction, await bot.game_id(interaction), notation)
+    result, delivery = await bot.act(interaction, await bot.game_id(interaction), action)
     await bot.answer(interaction, result, delivery)
+
+
+def asking(kind: str, build: Callable[..., Action], *options: str | None) -> Asked[Action]:
+    """The action of `kind` that a command's options ask for, built by the rules'
+    builder (`rules.asked`) from the options once the game's moment allows it."""
+    return Asked(kind, partial(build, *options))
 
 
 CONFIRM = N_("Confirm")
@@ -165,8 +189,10 @@ class TurnCommands(Feature):
         names = info.names
         m = game_language(info)
         board = asyncio.to_thread(board_png, view, highlight=post.cells, names=names, messages=m)
+        shown = board_alt(view, post.cells, m)
         if post.images == "board":
-            return Outgoing(text, files=[("board.png", await board)], mentions=mentions)
+            files = [Attachment("board.png", await board, shown)]
+            return Outgoing(text, files=files, mentions=mentions)
         seat = post.player.seat
         images = [board, asyncio.to_thread(pyramid_png, view, seat, names=names, messages=m)]
         if post.cells:
@@ -176,10 +202,12 @@ class TurnCommands(Feature):
                 )
             )
         made = await asyncio.gather(*images)
-        files = [("board.png", made[0])]
+        files = [Attachment("board.png", made[0], shown)]
         if post.cells:
-            files.append(("board-zoom.png", made[2]))
-        files.append((f"pyramid-{post.player.label}.png", made[1]))
+            zoom = board_alt(view, post.cells, m, focus=True)
+            files.append(Attachment("board-zoom.png", made[2], zoom))
+        player = pyramid_alt(view, seat, who(post.player, m), m)
+        files.append(Attachment(f"pyramid-{post.player.label}.png", made[1], player))
         return Outgoing(text, files=files, mentions=mentions)
 
     async def _still_awaited(
@@ -227,10 +255,11 @@ class TurnCommands(Feature):
         replay = asyncio.to_thread(animate, frames, names, m)
         record = await self.bot.service.history.record(info.id)
         record_name = f"game-{info.id}.json"
+        called = {s.seat: called_in(s.label, s.name, s.ai, m) for s in info.seats}
         files = [
-            ("score-sheet.png", await sheet),
-            ("replay.webp", await replay),
-            (record_name, json.dumps(record, indent=1).encode()),
+            Attachment("score-sheet.png", await sheet, score_alt(view.outcome, called, m)),
+            Attachment("replay.webp", await replay, replay_alt(len(frames), m)),
+            Attachment(record_name, json.dumps(record, indent=1).encode(), record_alt(m)),
         ]
         return Outgoing(game_over_text(over, record_name, game_language(info)), files=files)
 
@@ -266,7 +295,7 @@ class TurnCommands(Feature):
         slot: PyramidSlot,
         pedestal: RecruitPedestal | None = None,
     ) -> None:
-        await play(interaction, f"recruit {troll} {slot}" + (f" {pedestal}" if pedestal else ""))
+        await play(interaction, asking("recruit", asked.recruit, troll, slot, pedestal))
 
     @app_commands.command(
         name="dig", description="Step 2: dig a tunnel (you confirm after a preview)"
@@ -287,27 +316,28 @@ class TurnCommands(Feature):
         pedestal: DigPedestal | None = None,
         workshop: NewWorkshop | None = None,
     ) -> None:
-        notation = f"dig {tile} {cells} {mineral}" + (f" pedestal {pedestal}" if pedestal else "")
-        notation += f" workshop {workshop}" if workshop else ""
+        dig = asking("dig", asked.dig, tile, cells, mineral, pedestal, workshop)
         await interaction.response.defer(ephemeral=True, thinking=True)
         game = await self.bot.game(interaction)
-        # the service reads the notation where the game stands (a dig out of its moment
-        # is refused as such, before its words are read), and judges the dig
-        judged = await self.bot.service.preview(game.id, interaction.user.id, notation)
+        # the service builds the dig where the game stands (a dig out of its moment is
+        # refused as such, before its options are read), and judges it
+        judged = await self.bot.service.preview(game.id, interaction.user.id, dig)
         messages = reader(interaction)
         if judged.refusal is not None or judged.story is None:
             # the sentence alone: there is no tunnel to show
             reason = refusal_clause(judged.refusal, messages) if judged.refusal else ""
             await interaction.followup.send(dig_refused(reason, messages), ephemeral=True)
             return
-        action = parse_action(judged.notation)
+        # the dig judged; Confirm plays its notation, which reads back to it
+        action = judged.action
         assert isinstance(action, Dig)
         preview = Preview(action.cells, legal=True, anchor=action.anchor)
         m = game_language(game)
         image = await asyncio.to_thread(
             board_png, judged.view, preview=preview, crop=True, messages=m
         )
-        file = discord.File(io.BytesIO(image), filename="dig-preview.png")
+        shows = preview_alt(action.cells, action.anchor, messages)
+        file = Attachment("dig-preview.png", image, shows).discord_file()
         confirm = ConfirmButton(
             game.id, judged.seq, judged.notation, label=messages.gettext(CONFIRM)
         )
@@ -329,7 +359,7 @@ class TurnCommands(Feature):
         spell: Spell,
         choice: SpellChoice | None = None,
     ) -> None:
-        await play(interaction, f"cast {spell}" + (f" {choice}" if choice else ""))
+        await play(interaction, asking("cast", asked.cast, spell, choice))
 
     @app_commands.command(name="use", description="Step 1: use a workshop your network touches")
     @app_commands.describe(site="Workshop site", conversion="give>get, e.g. stone>iron")
@@ -339,7 +369,7 @@ class TurnCommands(Feature):
         site: WorkshopSite,
         conversion: Conversion,
     ) -> None:
-        await play(interaction, f"use {site} {conversion}")
+        await play(interaction, asking("use", asked.use, site, conversion))
 
     @app_commands.command(
         name="trade", description="Trade any 4 resources for 1 (any time in your turn)"
@@ -351,7 +381,7 @@ class TurnCommands(Feature):
     async def trade(
         self, interaction: discord.Interaction[MountainBot], give: TradeGive, get: str
     ) -> None:
-        await play(interaction, f"trade {give}>{get}")
+        await play(interaction, asking("trade", asked.trade, give, get))
 
     @app_commands.command(
         name="hall", description="Step 3: dedicate a great hall over your tunnels"
@@ -360,14 +390,14 @@ class TurnCommands(Feature):
     async def hall(
         self, interaction: discord.Interaction[MountainBot], hall: Hall, cells: HallCells
     ) -> None:
-        await play(interaction, f"hall {hall} {cells}")
+        await play(interaction, asking("hall", asked.hall, hall, cells))
 
     @app_commands.command(name="move", description="Step 4: spend a cart to move a statue")
     @app_commands.describe(statue="Cell of the statue", to="Cell it moves to")
     async def move(
         self, interaction: discord.Interaction[MountainBot], statue: Statue, to: StatueTarget
     ) -> None:
-        await play(interaction, f"move {statue}>{to}")
+        await play(interaction, asking("move", asked.move, statue, to))
 
     @app_commands.command(name="undo", description="Take back your last action this turn")
     async def undo(self, interaction: discord.Interaction[MountainBot]) -> None:
@@ -377,7 +407,7 @@ class TurnCommands(Feature):
 
     @app_commands.command(name="end", description="End your turn")
     async def end(self, interaction: discord.Interaction[MountainBot]) -> None:
-        await play(interaction, "end")
+        await play(interaction, asking("end", asked.end))
 
 
 def animate(

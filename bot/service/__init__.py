@@ -24,7 +24,7 @@ from bot.service.loading import UNDO, Loaded
 from bot.service.mountain_king import MOUNTAIN_KING, MountainKingRules
 from bot.service.notifications import Notifications
 from bot.service.outbox import Outbox, Owed
-from bot.service.protocol import GameRules
+from bot.service.protocol import Asked, GameRules
 from bot.service.results import (
     ActionPreview,
     ActResult,
@@ -46,6 +46,7 @@ __all__ = [
     "UNDO",
     "ActResult",
     "ActionPreview",
+    "Asked",
     "CannotUndoError",
     "CorruptGameError",
     "DueReminder",

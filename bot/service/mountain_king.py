@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from bot.service.protocol import Announce, StoryData
+from bot.service.protocol import Announce, Asked, StoryData
 from rules import engine, steps
 from rules.actions import Action, format_action, parse_action
 from rules.ai import choose_action
@@ -57,8 +57,11 @@ class MountainKingRules:
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
 
-    def read_action(self, state: State, seat: int, text: str) -> Action:
-        return engine.read(state, seat, text)
+    def read_action(self, state: State, seat: int, asked: str | Asked[Action]) -> Action:
+        if isinstance(asked, str):
+            return engine.read(state, seat, asked)
+        engine.check_moment(state, seat, asked.kind)
+        return asked.build()
 
     def notation(self, action: Action) -> str:
         return format_action(action)

@@ -11,8 +11,9 @@ player understands; the service lets them through unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Literal, Protocol, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 import typing_extensions
 
@@ -36,6 +37,18 @@ A = TypeVar("A")
 # the table holds any game's service, it is Any, as the state and the action are.
 V = typing_extensions.TypeVar("V", default=Any)
 V_co = typing_extensions.TypeVar("V_co", covariant=True, default=Any)
+
+
+@dataclass(frozen=True)
+class Asked(Generic[A]):
+    """An action a command asks for by its options: the kind of action (what the game's
+    phase and turn are asked about first) and how to build it from the options, with
+    the rules' own types (`build` raises the rules' error for an option it cannot
+    read). The service builds it only once the moment allows an action of that kind,
+    so that a refusal fits the moment, as for an action in notation."""
+
+    kind: str
+    build: Callable[[], A]
 
 
 class GameRules(Protocol[S, A, V_co]):
@@ -83,11 +96,12 @@ class GameRules(Protocol[S, A, V_co]):
         """Read one action in notation; raises the rules' error for bad text."""
         ...
 
-    def read_action(self, state: S, seat: int, text: str) -> A:
-        """Read the action a player of `seat` asks for in notation, where the game
-        stands: raises first what the game's phase and turn refuse to an action of that
-        kind, then what is wrong with the text (a refusal that fits the moment: a gate
-        asked for in play is refused as a gate, whatever the text names)."""
+    def read_action(self, state: S, seat: int, asked: str | Asked[A]) -> A:
+        """Read the action a player of `seat` asks for, in notation or built from a
+        command's options (`Asked`), where the game stands: raises first what the game's
+        phase and turn refuse to an action of that kind, then what is wrong with the
+        text or an option (a refusal that fits the moment: a gate asked for in play is
+        refused as a gate, whatever point it names)."""
         ...
 
     def notation(self, action: A) -> str: ...

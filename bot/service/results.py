@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any, Generic
 
 from bot.i18n.catalogue import ENGLISH, Messages
-from bot.service.protocol import StoryData, V
+from bot.service.protocol import A, StoryData, V
 from bot.store import GameStatus
 from bot.store.records import AwayPolicy, PlayedBy
 
@@ -245,14 +245,17 @@ class ReplyTo:
 
 
 @dataclass(frozen=True, slots=True)
-class ActionPreview(Generic[V]):
+class ActionPreview(Generic[A, V]):
     """An action looked at before it is confirmed (a dig): legal, or the refusal with
     the cell at fault; the version it was judged at (the Confirm button carries it),
-    what it would do, the cells it changes, and the player's view of the board."""
+    the action judged and its notation (what Confirm plays: it reads back to the same
+    action), what it would do, the cells it changes, and the player's view of the
+    board."""
 
     game_id: int
     seq: int
     seat: int
+    action: A
     notation: str
     cells: tuple[str, ...]
     story: StoryData | None

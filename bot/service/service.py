@@ -58,7 +58,7 @@ from bot.service.locks import GameLocks
 from bot.service.notifications import Notifications, waiting_rows
 from bot.service.outbox import Fresh, Outbox
 from bot.service.owed import StartPost
-from bot.service.protocol import A, GameRules, S, StoryData, V
+from bot.service.protocol import A, Asked, GameRules, S, StoryData, V
 from bot.service.results import (
     ActionPreview,
     ActResult,
@@ -310,7 +310,7 @@ class GameService(Generic[S, A, V]):
         self,
         game_id: int,
         user_id: int,
-        action: A | str,
+        action: A | str | Asked[A],
         *,
         interaction_id: int | None = None,
         expected_seq: int | None = None,
@@ -319,7 +319,8 @@ class GameService(Generic[S, A, V]):
         name: str | None = None,
         keep: Keep[S] | None = None,
     ) -> ActResult:
-        """Play an action (a value or its notation) for the user's seat. In a
+        """Play an action (a value, its notation, or as a command's options ask for it:
+        `Asked`) for the user's seat. In a
         simultaneous phase any awaited seat may act; otherwise only the seat whose turn
         it is. `expected_seq` (a button's version) refuses a stale view of the game;
         `expected_seat_seq` a stale view of the player's own moves (see `seat_version`:
@@ -415,7 +416,9 @@ class GameService(Generic[S, A, V]):
         entries = await self.store.actions(game_id)
         return max((e.seq for e in entries if e.seat == seat), default=0)
 
-    async def preview(self, game_id: int, user_id: int, action: A | str) -> ActionPreview[V]:
+    async def preview(
+        self, game_id: int, user_id: int, action: A | str | Asked[A]
+    ) -> ActionPreview[A, V]:
         """Judge an action without playing it (a dig before its Confirm): legal, or the
         refusal with its cell. Bad notation and not-your-turn raise as `act` does."""
         check_arguments(game_id, user_id, action=action)
@@ -438,6 +441,7 @@ class GameService(Generic[S, A, V]):
             game_id=game_id,
             seq=loaded.seq,
             seat=seat.seat,
+            action=value,
             notation=self.rules.notation(value),
             cells=self.rules.cells(value),
             story=story,
@@ -610,7 +614,7 @@ class GameService(Generic[S, A, V]):
         self,
         game_id: int,
         chooser: Chooser[S],
-        action: A | str,
+        action: A | str | Asked[A],
         interaction_id: int | None,
         expected_seq: int | None,
         *,
@@ -660,10 +664,13 @@ class GameService(Generic[S, A, V]):
                     return earlier
                 raise
 
-    def _read(self, state: S, seat: int, action: A | str) -> A:
-        """The action asked for: notation is read where the game stands, so that what
-        the moment refuses comes before what the text gets wrong."""
-        return self.rules.read_action(state, seat, action) if isinstance(action, str) else action
+    def _read(self, state: S, seat: int, action: A | str | Asked[A]) -> A:
+        """The action asked for: notation, or a command's options, is read where the
+        game stands, so that what the moment refuses comes before what the text gets
+        wrong."""
+        if isinstance(action, str | Asked):
+            return self.rules.read_action(state, seat, action)
+        return action
 
     async def _postpone(self, game_id: int, seat: int, at: datetime) -> None:
         for row in await self.store.reminders(game_id):

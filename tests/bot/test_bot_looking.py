@@ -58,6 +58,8 @@ async def test_looking_is_private_by_default_and_shared_on_request_with_a_captio
         assert "alice (Blue) to play" in first_line, first_line
         if image is not None:
             assert [a.filename for a in answer.attachments] == [image]
+            # with what it shows in words, for screen readers
+            assert all(a.description for a in answer.attachments), answer.attachments
             await _png(answer)
         else:
             assert "alice (Blue): 0 honor" in answer.content
@@ -72,6 +74,9 @@ async def test_looking_is_private_by_default_and_shared_on_request_with_a_captio
         assert post.content == answer.content, "the table sees the same caption"
         if image is not None:
             assert [a.filename for a in post.attachments] == [image]
+            assert [a.description for a in post.attachments] == [
+                a.description for a in answer.attachments
+            ], "the same words as the asker's, in the same language"
         assert len(thread.history()) == public + 1
         assert any(m.id == post.id for m in thread.history())
         assert not env.errors
@@ -178,5 +183,9 @@ async def test_scores_at_the_end_are_the_score_sheet(tmp_path: Path) -> None:
         (post,) = result.followups
         assert post.content == f"Game #{game_id} · the score sheet · at the end"
         assert [a.filename for a in post.attachments] == ["scores.png"]
+        (sheet,) = post.attachments
+        assert sheet.description is not None
+        assert sheet.description.startswith("The score sheet: "), sheet.description
+        assert "alice (Blue): " in sheet.description and "bob (Orange): " in sheet.description
         await _png(post)
         assert not env.errors

@@ -139,7 +139,7 @@ def test_a_story_of_an_older_game_is_told_as_it_was_stored() -> None:
         '{"kind": "reply", "user_id": 1, "application_id": 2, "token": "t",'
         ' "expires_at": "2026-01-01T00:00:00Z", "notation": "end", "story": "ended your turn"}'
     )
-    assert done_text(reply, messages=pl) == "Zrobione: ended your turn."  # type: ignore[arg-type]
+    assert done_text(reply, story_text, messages=pl) == "Zrobione: ended your turn."  # type: ignore[arg-type]
     # an entry stored with no story at all is told by its notation
     at = datetime(2026, 1, 1, tzinfo=UTC)
     entry = LogEntry(4, 0, "blue", "end", 1, at, None, name="ola")

@@ -104,6 +104,15 @@ async def test_every_turn_in_play_is_one_message_calling_only_the_next_player(
         # nothing else in the thread pings anyone (no separate calls, no doubles)
         calls = [m for m in thread.history() if "it's your turn" in m.content]
         assert all(len(m.attachments) >= 1 for m in calls)
+        # every file the game posted says in words what it shows (its alt text)
+        attached = [a for m in thread.history() for a in m.attachments]
+        assert len(attached) > 2 * turns  # a board and a pyramid a turn, and more
+        untold = [a.filename for a in attached if not a.description]
+        assert not untold, untold
+        names = {a.filename for a in attached}
+        assert {"board.png", "board-zoom.png", "score-sheet.png", "replay.webp"} <= names, names
+        boards = [a.description for a in attached if a.filename == "board.png"]
+        assert all(d and d.startswith("The mountain, with ") for d in boards), boards[:3]
 
 
 def test_a_turn_post_tells_a_spell_in_prose_without_its_notation() -> None:
