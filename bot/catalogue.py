@@ -16,20 +16,20 @@ A developer's tool, not the bot's: to list the slash commands' texts it builds t
 bot (`bot.app`), which is why it lives here, above everything, and not in `bot.i18n`
 (the catalogue the bot reads, which imports no other part of the bot).
 
-Five sources feed the template:
+Four sources feed the template:
 - the code: Babel's Python extractor finds every message marked with `_`, `gettext`,
   `ngettext`, `pgettext`, `npgettext`, `N_`, `C_`, or `NC_` in `bot/` and
-  `render/` (the images' words);
+  `render/` (the images and the game's words, `render.words`);
 - the slash commands: the bot's command tree is built (as at start-up, without
   Discord) and every string discord.py asks the translator for (command, option and
   choice names and descriptions) is recorded with its context, so a renamed option or
   a new choice cannot be missed;
-- the game's content the images show (`render.words.content_names`): the clan,
-  workshop, spell and great hall names, the spells' texts and the tiers' names, each
+- the game's content that the images show or a sentence tells
+  (`render.words.content_names`): the clan, workshop, spell and great hall names, the
+  spells' and workshops' texts and the tiers' names (alone and in a sentence), each
   under its kind as context, located in the data file it comes from;
 - the engine's refusals: the template each `RulesError` of `rules/` is raised with
-  (and each `Phrase` of one), found by the classes' names;
-- the workshops' texts, which a refused use tells (`bot.mountain_king.words.content_words`).
+  (and each `Phrase` of one), found by the classes' names.
 """
 
 from __future__ import annotations
@@ -62,7 +62,6 @@ from bot.i18n.catalogue import (
 )
 from bot.i18n.commands import CONTEXTS
 from bot.i18n.plurals import uninflected
-from bot.mountain_king import words
 from bot.service import GameService, MountainKingRules
 from bot.settings import Settings
 from bot.store.sqlite import SqliteStore
@@ -79,7 +78,8 @@ CONTENT_FILES = {
     drawn.SPELL_TEXT: "rules/data/spells.json",
     drawn.GREAT_HALL: "rules/data/halls.json",
     drawn.TIER: "rules/mountain.py",
-    words.WORKSHOP_TEXT: "rules/data/workshops.json",
+    drawn.TIER_IN_SENTENCE: "rules/mountain.py",
+    drawn.WORKSHOP_TEXT: "rules/data/workshops.json",
 }
 CONTENT_NOTES = {
     drawn.CLAN: "a clan's name, as on a troll card of the images",
@@ -88,11 +88,12 @@ CONTENT_NOTES = {
     drawn.SPELL_TEXT: "what a spell does, on its card in the market image",
     drawn.GREAT_HALL: "a great hall's name, in the market image",
     drawn.TIER: "a tier of the mountain by the rulebook's colour, in the board's legend",
-    words.WORKSHOP_TEXT: "what a workshop does, told when a use of it is refused",
+    drawn.TIER_IN_SENTENCE: 'a tier of the mountain by its colour, as in "on the orange tier"',
+    drawn.WORKSHOP_TEXT: "what a workshop does, told when a use of it is refused",
 }
 COMMENT_TAGS = ("TRANSLATORS:",)
-# gettext's usual names, and the markers of messages with a context (`C_`, defined in
-# `render.words` for the images and the bot alike, and `NC_`)
+# gettext's usual names, and the markers of messages with a context (`C_` and `NC_`,
+# defined once in the game's vocabulary, `render.words`, for the images and the bot)
 KEYWORDS: dict[str, Any] = {
     **DEFAULT_KEYWORDS,
     "C_": ((1, "c"), 2),
@@ -138,7 +139,6 @@ async def extract() -> Catalog:
         *source_messages(SOURCES[1:]),
         *content_messages(drawn.content_names()),
         *rules_messages(),
-        *content_messages(words.content_words()),
     ]
     for found in everything:
         catalog.add(

@@ -1,6 +1,7 @@
 """The table's words in the reader's language: lists ("a, b and c", "a, b or c") and a
-seat's colour by name. Every game's texts use them; the words of one game are its
-face's (`bot.mountain_king.words`).
+seat's colour by name. Every game's texts use them. The game's words are its one
+vocabulary (`render.words`); a seat's colour is that vocabulary's `colour_name`, named
+here for the table.
 
 A leaf: plain values in, text out.
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n.catalogue import ENGLISH, Messages
-from render import words as drawn
+from render.words import colour_name as colour_name
 
 
 def listed_in(items: Sequence[str], messages: Messages = ENGLISH) -> str:
@@ -30,11 +31,3 @@ def either_in(items: Sequence[str], messages: Messages = ENGLISH) -> str:
         return "".join(items)
     # TRANSLATORS: the end of a list of choices: "{items}" is "a, b", "{last}" is "c"
     return messages.gettext("{items} or {last}", items=", ".join(items[:-1]), last=items[-1])
-
-
-def colour_name(label: str, messages: Messages = ENGLISH) -> str:
-    """A seat's colour as a name, capitalised: "Blue" (the images' word; the colour
-    stays the seat's label in commands and notation)."""
-    if label.lower() in drawn.COLOURS:
-        return drawn.colour_name(messages, label.lower())
-    return label[:1].upper() + label[1:]

@@ -378,7 +378,7 @@ def workshop(d: ImageDraw.ImageDraw, box: Box, name: str, messages: Translator =
     text_center(
         d,
         ((left + right) / 2, (top + bottom) / 2),
-        workshop_short(messages, name),
+        workshop_short(name, messages),
         20,
         theme.INK,
         "condensed",
@@ -470,7 +470,7 @@ def statue(
     """A statue with its clan letter; a buried one sits in a black circle."""
     left, top, right, bottom = box
     cx, cy = (left + right) / 2 + shift[0], (top + bottom) / 2 + shift[1]
-    mark = clan_letter(messages, clan)
+    mark = clan_letter(clan, messages)
     if buried:
         d.ellipse([left + 4, top + 4, right - 4, bottom - 4], fill=theme.INK_DARK)
         paste(img, statue_icon(clan, 40, mark), (cx, cy))
@@ -566,7 +566,7 @@ def header_chip(
     )
     ink = contrast(colour)
     mid = (y0 + y1) / 2
-    letter = player_letter(messages, seat_colour)
+    letter = player_letter(seat_colour, messages)
     text_center(d, (x0 + 22, mid), letter, 32, ink, box=(x0 + 5, y0 + 5, x0 + 40, y1 - 5))
     tx = x0 + 44
     tip = x1 - 9
@@ -575,7 +575,7 @@ def header_chip(
     )
     if active:
         d.polygon([(tip, y0 + 20), (tip - 13, y0 + 10), (tip - 13, y0 + 30)], fill=ink)
-    word = label or colour_name(messages, seat_colour)
+    word = label or colour_name(seat_colour, messages)
     draw_text(
         d, (tx, y1 - 18), word, 20, ink, "bold", "lm", box=(tx, mid + 3, x1 - 8, y1 - 3), floor=14
     )
@@ -616,7 +616,7 @@ def _owner(view: View, owner: int | None, messages: Translator) -> tuple[RGB, st
     if owner is None:
         return theme.NOBODY, "?"
     colour = view["players"][owner]["colour"]
-    return theme.PLAYER[colour], player_letter(messages, colour)
+    return theme.PLAYER[colour], player_letter(colour, messages)
 
 
 def _draw_pieces(
@@ -670,7 +670,7 @@ def draw_piece(
     if anchor:
         left, top, right, bottom = grid.box(anchor)
         ped = piece.get("pedestal")
-        mark = clan_letter(messages, ped) if ped else None
+        mark = clan_letter(ped, messages) if ped else None
         if anchor in statues:  # the statue stands in the middle: the mark in a corner
             if ped:
                 pedestal(d, (right - 14, bottom - 14), ped, 26, mark)
@@ -716,7 +716,7 @@ def _hall_marks(
         stroke=fill,
         box=(left + 3, top + 3, right - 3, top + 33),
     )
-    short = hall_short(messages, info.id)
+    short = hall_short(info.id, messages)
     text_center(
         d,
         (cx, bottom - 16),
@@ -757,7 +757,7 @@ def _draw_workshop_legend(
         empty = messages.pgettext("board", "No workshops established yet")
         draw_block(d, box, empty, 18, theme.INK_DIM, "regular", align="centre", floor=13)
         return
-    entries = [f"{site} {workshop_name(messages, w)}" for site, w in workshops]
+    entries = [f"{site} {workshop_name(w, messages)}" for site, w in workshops]
     # TRANSLATORS: the footer under the board: the sites and full names of the workshops
     text = messages.pgettext("board", "Workshops: {list}", list=ENTRY_GAP.join(entries))
     draw_block(d, box, text, 18, theme.INK, "bold", floor=13, joiner=ENTRY_GAP)

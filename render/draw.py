@@ -407,7 +407,7 @@ def resource_icon(
         )
     letter = theme.RESOURCE_LETTER[name]
     if name == "cart":
-        letter = (clan_mark or clan_letter(ENGLISH, clan)) if clan else "*"
+        letter = (clan_mark or clan_letter(clan, ENGLISH)) if clan else "*"
         if clan:
             d.rectangle(
                 [s * 0.12, s * 0.22, s * 0.88, s * 0.62],
@@ -444,7 +444,7 @@ def statue_icon(clan: str, size: int, mark: str | None = None) -> Image.Image:
     )
     d.text(
         (s / 2, s * 0.64),
-        mark or clan_letter(ENGLISH, clan),
+        mark or clan_letter(clan, ENGLISH),
         font=font(int(s * 0.56)),
         fill=(*contrast(theme.CLAN[clan]), 255),
         anchor="mm",
@@ -485,7 +485,7 @@ def pedestal(
     text_center(
         d,
         (cx, cy),
-        mark or clan_letter(ENGLISH, clan),
+        mark or clan_letter(clan, ENGLISH),
         round(size * 0.55),
         contrast(colour),
         box=(cx - h + inset, cy - h + slab, cx + h - inset, cy + h - slab),

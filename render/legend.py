@@ -121,12 +121,12 @@ def _piece(
 
 def _tunnel(img: Image.Image, d: ImageDraw.ImageDraw, grid: Grid, m: Translator) -> None:
     piece = _piece("tunnel", ["A1", "B1", "C1"], anchor="C1", mineral="iron")
-    board.draw_piece(img, d, grid, piece, BLUE, player_letter(m, "blue"), set(), m)
+    board.draw_piece(img, d, grid, piece, BLUE, player_letter("blue", m), set(), m)
 
 
 def _pedestal(img: Image.Image, d: ImageDraw.ImageDraw, grid: Grid, m: Translator) -> None:
     piece = _piece("tunnel", ["A1", "B1", "C1"], anchor="B1", mineral="heartstone", pedestal="fire")
-    board.draw_piece(img, d, grid, piece, ORANGE, player_letter(m, "orange"), set(), m)
+    board.draw_piece(img, d, grid, piece, ORANGE, player_letter("orange", m), set(), m)
 
 
 def _rubble(img: Image.Image, d: ImageDraw.ImageDraw, grid: Grid, m: Translator) -> None:
@@ -146,7 +146,7 @@ def _buried_statue(img: Image.Image, d: ImageDraw.ImageDraw, grid: Grid, m: Tran
 
 def _statue(img: Image.Image, d: ImageDraw.ImageDraw, grid: Grid, m: Translator) -> None:
     piece = _piece("tunnel", ["A1", "B1", "C1"], anchor="C1", mineral="stone")
-    board.draw_piece(img, d, grid, piece, BLUE, player_letter(m, "blue"), {"C1"}, m)
+    board.draw_piece(img, d, grid, piece, BLUE, player_letter("blue", m), {"C1"}, m)
     board.statue(img, d, grid.box("C1"), "ice", False, (-6, -4), m)
 
 
@@ -158,12 +158,12 @@ def _sites(img: Image.Image, d: ImageDraw.ImageDraw, grid: Grid, m: Translator) 
 def _start(img: Image.Image, d: ImageDraw.ImageDraw, grid: Grid, m: Translator) -> None:
     board.start_point(d, grid.box("A1"), "W8", (5,))
     gate = _piece("gate", ["C1"])
-    board.draw_piece(img, d, grid, gate, BLUE, player_letter(m, "blue"), set(), m)
+    board.draw_piece(img, d, grid, gate, BLUE, player_letter("blue", m), set(), m)
 
 
 def _hall(img: Image.Image, d: ImageDraw.ImageDraw, grid: Grid, m: Translator) -> None:
     piece = _piece("hall", ["A1", "B1", "A2", "B2"], name="shamans-lodge", altar="A1")
-    board.draw_piece(img, d, grid, piece, ORANGE, player_letter(m, "orange"), set(), m)
+    board.draw_piece(img, d, grid, piece, ORANGE, player_letter("orange", m), set(), m)
 
 
 def _nobody(img: Image.Image, d: ImageDraw.ImageDraw, grid: Grid, m: Translator) -> None:
@@ -173,7 +173,7 @@ def _nobody(img: Image.Image, d: ImageDraw.ImageDraw, grid: Grid, m: Translator)
 
 def _highlight(img: Image.Image, d: ImageDraw.ImageDraw, grid: Grid, m: Translator) -> None:
     piece = _piece("tunnel", ["A1", "B1"], anchor="B1", mineral="stone")
-    board.draw_piece(img, d, grid, piece, BLUE, player_letter(m, "blue"), set(), m)
+    board.draw_piece(img, d, grid, piece, BLUE, player_letter("blue", m), set(), m)
     for cell in ("A1", "B1"):
         board.outline(d, grid.box(cell), theme.HIGHLIGHT)
 
@@ -193,9 +193,9 @@ def _chips(img: Image.Image, d: ImageDraw.ImageDraw, grid: Grid, m: Translator) 
 
 
 def _rows(m: Translator) -> list[tuple[dict[str, str], Draw, str]]:
-    blue = {"letter": player_letter(m, "blue"), "colour": colour_name(m, "blue")}
+    blue = {"letter": player_letter("blue", m), "colour": colour_name("blue", m)}
     # a letter and its clan stay on one line (a no-break space between)
-    clans = ", ".join(f"{clan_letter(m, c)}\u00a0{clan_name(m, c)}" for c in STATUE_CLANS)
+    clans = ", ".join(f"{clan_letter(c, m)}\u00a0{clan_name(c, m)}" for c in STATUE_CLANS)
     low, high = 0, 11  # the Shaman's Lodge of the sample
     return [
         (
@@ -205,7 +205,7 @@ def _rows(m: Translator) -> list[tuple[dict[str, str], Draw, str]]:
                 "legend",
                 "Tiers 1 to 4 of the mountain, from its edge inward: {names}. Inner tiers are"
                 " worth more.",
-                names=", ".join(tier_name(m, tier) for tier in (1, 2, 3, 4)),
+                names=", ".join(tier_name(tier, m) for tier in (1, 2, 3, 4)),
             ),
         ),
         (
@@ -215,7 +215,7 @@ def _rows(m: Translator) -> list[tuple[dict[str, str], Draw, str]]:
                 "legend",
                 "Tier 5 ({name}) around the Heart of the mountain ({letter}): nothing may"
                 " cover the Heart.",
-                name=tier_name(m, 5),
+                name=tier_name(5, m),
                 letter=board.heart_letter(m),
             ),
         ),

@@ -79,7 +79,7 @@ def market_image(view: View, *, messages: Translator = ENGLISH) -> Image.Image:
         y += HORDE_H + GAP
     bag = view["bag"]
     if isinstance(bag, dict):
-        bag_text = ", ".join(f"{clan_name(m, clan)} ×{n}" for clan, n in bag.items())
+        bag_text = ", ".join(f"{clan_name(clan, m)} ×{n}" for clan, n in bag.items())
     else:
         bag_text = str(bag)
     bag_line = (
@@ -111,7 +111,7 @@ def market_image(view: View, *, messages: Translator = ENGLISH) -> Image.Image:
     supply = Counter(view["workshop_supply"])
     x = PAD
     for workshop, n in sorted(supply.items()):
-        name = workshop_name(m, workshop) + (f" ×{n}" if n > 1 else "")
+        name = workshop_name(workshop, m) + (f" ×{n}" if n > 1 else "")
         w = min(round(font(16).getlength(name)) + 20, WIDTH - 2 * PAD)
         if x + w > WIDTH - PAD:
             x = PAD
@@ -154,7 +154,7 @@ def market_image(view: View, *, messages: Translator = ENGLISH) -> Image.Image:
         ink = theme.INK if available else theme.INK_DIM
         column = (x, y + 50, x + max(w, HALL_W) - 4)
         bottom = max(
-            bottom, _hall_label(d, column, hall_name(m, hall.id), hall.low, hall.high, ink, m)
+            bottom, _hall_label(d, column, hall_name(hall.id, m), hall.low, hall.high, ink, m)
         )
         x += max(w, HALL_W) + 20
     return img.crop((0, 0, WIDTH, max(y + 118, bottom + PAD)))
@@ -237,12 +237,12 @@ def _horde_card(
     d.rectangle([x + 2, y + 2, x + HORDE_W - 2, y + 26], fill=colour)
     ink = contrast(colour)
     level_text = m.pgettext("troll level", "L{level}", level=card.level)
-    label = f"{name} {clan_name(m, clan)}"
+    label = f"{name} {clan_name(clan, m)}"
     card_header(d, (x + 8, y + 3, x + HORDE_W - 8, y + 25), label, level_text, (16, 15), ink)
     n = len(card.produce)
     step = (HORDE_W - 10) / n
     for i, (res, cart_clan) in enumerate(card.produce):
-        mark = clan_letter(m, cart_clan.value) if cart_clan else None
+        mark = clan_letter(cart_clan.value, m) if cart_clan else None
         cart = cart_clan.value if cart_clan else None
         paste(
             img, resource_icon(res.value, 30, False, cart, mark), (x + 5 + step * (i + 0.5), y + 48)
@@ -272,7 +272,7 @@ def _horde_card(
         bx += step
     ped = slot["pedestal"]
     if ped:
-        pedestal(d, (x + HORDE_W - 19, y + 85), ped, 24, clan_letter(m, ped))
+        pedestal(d, (x + HORDE_W - 19, y + 85), ped, 24, clan_letter(ped, m))
     elif level == 3:
         d.rectangle([x + HORDE_W - 30, y + 74, x + HORDE_W - 8, y + 96], outline=theme.INK, width=2)
         text_center(d, (x + HORDE_W - 19, y + 85), "?", 14, theme.INK)
@@ -291,7 +291,7 @@ def recruit_cost(m: Translator, level: int) -> str:
 
 def _spell_height(slot: SpellSlotView, m: Translator) -> float:
     """How tall a spell's card must be for its whole text (at least SPELL_H)."""
-    block = text_block(spell_text(m, slot["spell"]), SPELL_TEXT, "regular", SPELL_W - 20)
+    block = text_block(spell_text(slot["spell"], m), SPELL_TEXT, "regular", SPELL_W - 20)
     return SPELL_TEXT_TOP + block.height + 8
 
 
@@ -309,7 +309,7 @@ def _spell_card(
     text_left(
         d,
         (x + 10, y + 18),
-        spell_name(m, slot["spell"]),
+        spell_name(slot["spell"], m),
         18,
         theme.INK,
         box=name_box,
@@ -336,7 +336,7 @@ def _spell_card(
         box=(x + 10, y + 32, x + SPELL_W - 10, y + 48),
     )
     text_box = (x + 10, y + SPELL_TEXT_TOP - 6, x + SPELL_W - 10, y + height - 4)
-    text = spell_text(m, slot["spell"])
+    text = spell_text(slot["spell"], m)
     draw_block(d, text_box, text, SPELL_TEXT, theme.INK, middle=False)
 
 

@@ -73,10 +73,10 @@ def pyramid_image(
     bar = TITLE - 8
     d.rectangle([0, 0, WIDTH, bar], fill=colour)
     ink = contrast(colour)
-    letter = player_letter(m, player["colour"])
+    letter = player_letter(player["colour"], m)
     text_center(d, (34, bar / 2), letter, 30, ink, box=(8, 4, 60, bar - 4))
     pyramid = player["pyramid"]
-    colour_word = colour_name(m, player["colour"])
+    colour_word = colour_name(player["colour"], m)
     name = (names or {}).get(seat)
     trolls = m.pgettext("pyramid", "{count}/10 trolls", count=len(pyramid))
     right = (
@@ -187,7 +187,7 @@ def _card(
     d.rectangle([x, y + 24, x + CARD_W, y + 34], fill=colour)
     ink = contrast(colour)
     level = troll_level(m, card.level, card.starting)
-    label = f"{slot} {clan_name(m, clan)}"
+    label = f"{slot} {clan_name(clan, m)}"
     card_header(d, (x + 10, y + 3, x + CARD_W - 10, y + 31), label, level, (18, 16), ink)
     n = len(card.produce)
     size = 40 if n <= 4 else 32
@@ -195,7 +195,7 @@ def _card(
     for i, ((res, cart_clan), held) in enumerate(zip(card.produce, troll["held"], strict=True)):
         cx = x + 8 + spacing * (i + 0.5)
         cy = y + 34 + (CARD_H - 34) / 2 - 6
-        mark = clan_letter(m, cart_clan.value) if cart_clan else None
+        mark = clan_letter(cart_clan.value, m) if cart_clan else None
         cart = cart_clan.value if cart_clan else None
         paste(img, resource_icon(res.value, size, not held, cart, mark), (cx, cy))
     held_count = sum(troll["held"])
@@ -240,7 +240,7 @@ def _storage(
     text_left(d, (left, y), label, 18, theme.INK, box=(left, row[0], left + label_w, row[1]))
     x = max(PAD + 130, left + label_w + 20)
     for clan in STATUE_CLANS:
-        pedestal(d, (x + 14, y), clan, 30, clan_letter(m, clan))
+        pedestal(d, (x + 14, y), clan, 30, clan_letter(clan, m))
         count = str(account["pedestals"].get(clan, 0))
         draw_text(
             d,

@@ -62,7 +62,7 @@ def player_label(
     messages: Translator = ENGLISH,
 ) -> str:
     """ "Blue · alice", or "Blue" without a name."""
-    colour = colour_name(messages, view["players"][seat]["colour"])
+    colour = colour_name(view["players"][seat]["colour"], messages)
     name = (names or {}).get(seat)
     return (
         messages.pgettext("score sheet", "{colour} · {name}", colour=colour, name=name)
@@ -81,7 +81,7 @@ def winner_line(
     the colours alone without names."""
     parts = []
     for seat in sorted(seats):
-        colour = colour_name(messages, view["players"][seat]["colour"])
+        colour = colour_name(view["players"][seat]["colour"], messages)
         name = (names or {}).get(seat)
         parts.append(
             messages.gettext("{name} ({colour})", name=name, colour=colour) if name else colour
@@ -131,7 +131,7 @@ def score_image(
         for seat in seats:
             colour = theme.PLAYER[players[seat]["colour"]]
             d.rounded_rectangle([x, y + 12, x + 34, y + ROW - 12], radius=6, fill=colour)
-            letter = player_letter(m, players[seat]["colour"])
+            letter = player_letter(players[seat]["colour"], m)
             box = (x + 2, y + 14, x + 32, y + ROW - 14)
             text_center(d, (x + 17, y + ROW / 2), letter, 20, contrast(colour), box=box)
             x += 40

@@ -4,10 +4,13 @@ libraries, so it stays a pure function of (config, seed, actions)."""
 from __future__ import annotations
 
 import ast
+import inspect
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+import render.words
 
 FORBIDDEN_FOR_RULES = ("discord", "PIL", "aiosqlite", "sqlite3", "render", "bot", "asyncio")
 
@@ -26,8 +29,8 @@ def test_rules_package_imports_nothing_from_outer_layers() -> None:
 
 def test_the_images_import_neither_the_bot_nor_discord() -> None:
     """render/ draws from a view and the texts of a language it is handed (any object
-    with gettext, ngettext and pgettext: render.words.Translator); it never reads the
-    bot's catalogue nor knows Discord, so it runs in scripts and tests alone."""
+    with gettext, ngettext, pgettext and npgettext: render.words.Translator); it never
+    reads the bot's catalogue nor knows Discord, so it runs in scripts and tests alone."""
     code = (
         "import sys, render, render.references, render.samples, render.vision;"
         "print('\\n'.join(sorted(sys.modules)))"
@@ -37,6 +40,39 @@ def test_the_images_import_neither_the_bot_nor_discord() -> None:
     assert "render" in top, "the images were imported"
     for name in ("bot", "discord", "aiosqlite", "asyncpg", "babel"):
         assert name not in top, f"render pulls in {name}"
+
+
+def test_the_games_words_are_one_vocabulary() -> None:
+    """The game's words are written once, in render.words, which the images and the
+    bot's face both import (render may not import the bot, nor the bot's catalogue the
+    rest of the project): the catalogue's markers of a message with its context (`C_`,
+    `NC_`) are defined there alone and imported from there, and every word takes its
+    value first and the texts of a language last, `(value, messages)`."""
+    markers = re.compile(r"^def N?C_\(", re.MULTILINE)
+    defined = sorted(
+        path.relative_to(ROOT).as_posix()
+        for package in ("bot", "render", "rules", "cave_troll")
+        for path in (ROOT / package).rglob("*.py")
+        if markers.search(path.read_text(encoding="utf-8"))
+    )
+    assert defined == ["render/words.py"]
+    imported = {
+        target
+        for found in _bot_imports().values()
+        for target, _ in found
+        if target.rpartition(".")[2] in ("C_", "NC_")
+    }
+    assert imported and imported <= {"render.words.C_", "render.words.NC_"}
+    functions = inspect.getmembers(render.words, inspect.isfunction)
+    worded = [(n, f) for n, f in functions if "messages" in inspect.signature(f).parameters]
+    assert len(worded) > 20
+    for name, function in worded:
+        positional = [
+            p.name
+            for p in inspect.signature(function).parameters.values()
+            if p.kind is p.POSITIONAL_OR_KEYWORD
+        ]
+        assert positional[-1] == "messages", name
 
 
 def test_rules_never_uses_global_random() -> None:
@@ -281,7 +317,7 @@ def test_message_texts_are_a_leaf() -> None:
 
 def test_stories_and_words_are_leaves() -> None:
     """bot.words names the table's words (lists, a seat's colour) from the catalogue;
-    bot.mountain_king.words the game's, from the catalogue and the rules' content;
+    bot.mountain_king.words puts the game's words (render.words) in sentences;
     bot.mountain_king.stories tells the rules' stories with them: none imports Discord,
     the service's machinery or any other part of the bot."""
     graph = _import_graph()

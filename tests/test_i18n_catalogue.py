@@ -19,7 +19,9 @@ from babel.messages.catalog import Catalog, Message
 
 import bot.i18n.catalogue
 import bot.i18n.commands
+import bot.mountain_king.words
 import bot.words
+import render.words
 from bot.catalogue import extract, keys
 from bot.i18n import language_of, translator_for
 from bot.i18n.catalogue import (
@@ -205,7 +207,10 @@ def test_a_read_only_install_compiles_in_memory(
     assert not mo_path("es").exists()
 
 
-@pytest.mark.parametrize("module", [bot.i18n.catalogue, bot.i18n.commands, bot.words])
+@pytest.mark.parametrize(
+    "module",
+    [bot.i18n.catalogue, bot.i18n.commands, bot.words, bot.mountain_king.words, render.words],
+)
 def test_the_examples_in_the_docstrings_hold(module: object) -> None:
     failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert tried and not failures

@@ -39,28 +39,12 @@ _CONTEXT_KEY = "{context}\x04{message}"
 
 def N_(message: str) -> str:
     """Mark a message for the catalogue without translating it here: it is translated
-    where it is shown, in the reader's language (`Messages.gettext(message)`)."""
+    where it is shown, in the reader's language (`Messages.gettext(message)`). A
+    message with its context is marked `C_` (counted: `NC_`), defined once in the
+    game's vocabulary (`render.words`), which the images and the game's face both
+    import: this catalogue imports nothing of the project, and render nothing of the
+    bot."""
     return message
-
-
-# a message with its context, and one with its plural form too (`C_`, `NC_`)
-InContext = tuple[str, str]
-Counted = tuple[str, str, str]
-
-
-def C_(context: str, message: str) -> InContext:
-    """Mark a message with its context for the catalogue (one word in one grammatical
-    use, one sentence in one voice), translated where it is shown:
-    `Messages.pgettext(*marked)`. `render.words.C_` is the images' own: the service and
-    the store import nothing of render (and so nothing of Pillow), and render nothing of
-    the bot, so each side keeps its one-line marker under the same extractor keyword."""
-    return (context, message)
-
-
-def NC_(context: str, singular: str, plural: str) -> Counted:
-    """Mark a counted message with its context for the catalogue, translated where it
-    is shown: `Messages.npgettext(*marked, n)`."""
-    return (context, singular, plural)
 
 
 def language_of(locale: object) -> str:

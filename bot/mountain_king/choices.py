@@ -24,19 +24,19 @@ from discord import app_commands
 from bot.client import MountainBot, reader
 from bot.i18n.catalogue import ENGLISH, Messages
 from bot.mountain_king.seated import seated
-from bot.mountain_king.words import (
-    amount,
-    clan_of,
-    hall_name,
-    resource_name,
-    spell_name,
-    symbol_name,
-    tier_name,
-    workshop_name,
-)
 from bot.offers import Choice, offer
 from bot.service import ServiceError
 from bot.words import either_in, listed_in
+from render.words import (
+    amount,
+    clan_of,
+    hall_name,
+    on_tier,
+    resource_name,
+    spell_name,
+    symbol_name,
+    workshop_name,
+)
 from rules import options
 from rules.errors import RulesError
 from rules.legal import may_act
@@ -148,7 +148,7 @@ def dig_pedestals_offered(asking: Asking, m: Messages) -> Iterator[tuple[str, st
                 "{pedestal} on the anchor {anchor}, on the {tier} tier",
                 pedestal=label,
                 anchor=pedestal.anchor,
-                tier=tier_name(pedestal.tier, m),
+                tier=on_tier(pedestal.tier, m),
             )
         yield pedestal.clan.value, label
 

@@ -24,20 +24,22 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.i18n.catalogue import C_, ENGLISH, InContext, Messages
-from bot.mountain_king.words import (
+from bot.i18n.catalogue import ENGLISH, Messages
+from bot.mountain_king.words import counted
+from bot.service.protocol import StoryData, Voice
+from bot.words import listed_in
+from render.words import (
+    C_,
+    InContext,
     a_clan,
     amount_object,
     clan_of,
-    counted,
     hall_name,
     mineral_of,
     spell_name,
     symbol_name,
     workshop_name,
 )
-from bot.service.protocol import StoryData, Voice
-from bot.words import listed_in
 from rules.story import (
     Dedicated,
     Dug,

@@ -4,7 +4,7 @@ reminders, votes, your games) are `bot.texts`, which these use.
 
 A leaf like `bot.texts`: plain values in (the service's results, the owed payloads, the
 rules' content), text out; the rules' stories are told by `bot.mountain_king.stories`,
-the game's words by `bot.mountain_king.words`.
+the game's words by its vocabulary (`render.words`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from bot.i18n.catalogue import ENGLISH, N_, Messages
 from bot.mountain_king.stories import is_end, question, story_text
-from bot.mountain_king.words import a_clan, amount, counted, symbol_name
+from bot.mountain_king.words import counted
 from bot.service.owed import GameOver, TurnPost
 from bot.service.protocol import StoryData
 from bot.service.results import LogEntry
@@ -29,6 +29,7 @@ from bot.texts import (
     who,
 )
 from bot.words import listed_in
+from render.words import a_clan, amount, symbol_name
 from rules.content import load_content
 from rules.resources import Resource
 

@@ -105,7 +105,7 @@ def test_changes_show_in_the_image() -> None:
 
 
 def test_players_differ_by_letter_as_well_as_colour() -> None:
-    assert len({player_letter(ENGLISH, colour) for colour in PLAYER}) == len(PLAYER)
+    assert len({player_letter(colour, ENGLISH) for colour in PLAYER}) == len(PLAYER)
     assert len(set(PLAYER.values())) == len(PLAYER)
 
 

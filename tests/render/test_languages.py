@@ -67,6 +67,11 @@ class Pseudo:
     def pgettext(self, context: str, message: str, /, **params: object) -> str:
         return self.gettext(message, **params)
 
+    def npgettext(
+        self, context: str, singular: str, plural: str, n: int, /, **params: object
+    ) -> str:
+        return self.ngettext(singular, plural, n, **params)
+
 
 def _stretched(text: str) -> str:
     return text.translate(ACCENTED) + "~" * (len(text) // 3)
@@ -215,8 +220,8 @@ def test_the_fonts_draw_every_letter_of_the_catalogues(style: str) -> None:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_each_players_and_clans_letter_differs(language: str) -> None:
     m = translator_for(language)
-    players = [player_letter(m, c) for c in ("blue", "orange", "green", "magenta", "white")]
-    clans = [clan_letter(m, c.value) for c in STATUE_CLANS]
+    players = [player_letter(c, m) for c in ("blue", "orange", "green", "magenta", "white")]
+    clans = [clan_letter(c.value, m) for c in STATUE_CLANS]
     assert len(set(players)) == 5 and all(len(p) == 1 and p.isupper() for p in players)
     assert len(set(clans)) == 3 and all(len(c) == 1 and c.isupper() for c in clans)
 

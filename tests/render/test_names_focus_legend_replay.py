@@ -73,7 +73,7 @@ def test_names_show_in_the_header_and_only_there() -> None:
 
 def test_without_names_the_chips_show_colour_words() -> None:
     pos = _game_positions()[1]
-    colours = {p["seat"]: colour_name(ENGLISH, p["colour"]) for p in pos.view["players"]}
+    colours = {p["seat"]: colour_name(p["colour"], ENGLISH) for p in pos.view["players"]}
     assert colours[0] == "Blue"
     assert board_png(pos.view, names=colours) == board_png(pos.view)
 
