@@ -13,10 +13,10 @@ header chips, the score sheet's rows and winner line and the pyramid's title sho
 beside the colour; without it they show colours only.
 
 `messages` (a keyword of each, and legend_png's argument) is the texts of the language
-to draw in: `bot.i18n.translator_for("pl")` or anything with gettext, ngettext and
-pgettext (render.words.Translator); English without it. Each text is fitted to its box
-(render.draw): drawn smaller, down to a floor, or on more lines, so a longer language
-never overflows.
+to draw in: `bot.i18n.translator_for("pl")` or anything with gettext, ngettext,
+pgettext and npgettext (render.words.Translator, the game's one vocabulary); English
+without it. Each text is fitted to its box (render.draw): drawn smaller, down to a
+floor, or on more lines, so a longer language never overflows.
 
 A turn post's close-up is `board_png(view, highlight=cells, focus=True)`: the area
 around the highlighted cells (at least 7 by 7 cells, so a phone shows each cell about
