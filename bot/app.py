@@ -19,6 +19,7 @@ from discord import app_commands
 from bot.buttons import game_pressed
 from bot.client import FeatureMaker, MountainBot, ShardedMountainBot, reader
 from bot.features.admin import AdminCommands
+from bot.features.away import AwayCommands
 from bot.features.games import GamesCommands
 from bot.features.lobby import CHANNEL_PERMISSIONS, LobbyCommands
 from bot.i18n.catalogue import N_
@@ -46,6 +47,7 @@ FEATURES: tuple[FeatureMaker, ...] = (
     *GAME_FEATURES,
     GamesCommands,
     AdminCommands,
+    AwayCommands,
 )
 
 

@@ -5,7 +5,9 @@ crowds out another:
 1. owed messages (turn posts, pings, answers, seat news, votes) that are due;
 2. reminders to the people the games wait for (by DM if they opted in, else in the
    thread), and the table's vote once someone has missed enough of them;
-3. votes whose deadline passed (or whose turn is over);
+3. votes whose deadline passed (or whose turn is over); then the aways whose day has
+   come (`/mk away`: each game hears the player is back), and the turn clocks: each set
+   for its turn, its one reminder, its zero (the vote, or the AI plays that turn);
 4. one AI action for every seat the AI owes a move (AI seats, autopilot, skipped
    turns, seats nobody holds), then that game's owed messages;
 5. forgetting stored interaction answers older than a day (hourly);
@@ -32,6 +34,8 @@ overtaken once its lease ran out, the duty is one that may be done twice harmles
 | owed messages | `deliver:<game>` | found by nonce and history, not sent again (courier) |
 | reminders | `remind:<game>:<seat>` | the same nonce: Discord keeps the first |
 | vote deadlines | `vote:<id>` | no: a vote closes only while open |
+| aways ending | `away:<user>` | no: the away's row is deleted by the write that ends it |
+| turn clocks | `clock:<game>:<seat>` | no: each step moves the clock only from where it stood |
 | AI moves | `move:<game>` | no: appended only at the log's next seq |
 | pruning | `prune`, then resting an hour | deletes what is already deleted |
 | digests | `digest:<user>` | no: claimed while due, before the DM (at most once) |
@@ -78,6 +82,8 @@ class Round:
     delivered: int = 0
     reminded: int = 0
     votes_closed: int = 0
+    aways_ended: int = 0
+    clocks: int = 0
     moves: int = 0
     pruned: int = 0
     digests: int = 0
@@ -131,6 +137,13 @@ class Scheduler(commands.Cog):
         done.votes_closed = await service.votes.close_due()
         if done.votes_closed:
             await self.bot.courier.deliver_due()
+        done.aways_ended = await service.away.end_due()
+        if done.aways_ended:
+            await self.bot.courier.deliver_due()
+        clocks = await service.clock.run_due()
+        done.clocks = clocks.reminded + clocks.ran_out
+        for game_id in sorted(clocks.games):  # the clock's news, and the vote it opened
+            await self.bot.courier.deliver(game_id)
         done.moves = await self.play_owed_moves()
         now = service.now()
         if startup or self._pruned_at is None or now - self._pruned_at > PRUNE_EVERY:

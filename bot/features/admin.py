@@ -16,13 +16,14 @@ from discord import app_commands
 from bot.buttons import GameButton, template, view_of
 from bot.client import MountainBot, game_language, reader
 from bot.courier import Maker, Outgoing
+from bot.features.away import time_news
 from bot.features.base import Feature
 from bot.features.lobby import LANGUAGE_CHOICES
 from bot.i18n.catalogue import N_, Messages
 from bot.offers import SeatColour
 from bot.service import GameInfo, Owed, SeatInfo, ServiceError
 from bot.service.errors import echo
-from bot.service.owed import SeatNews
+from bot.service.owed import TIME_CHANGES, SeatNews
 from bot.service.seats import SeatOffer
 from bot.store import OwedKind
 from bot.texts import (
@@ -32,6 +33,7 @@ from bot.texts import (
     notify_text,
     seat_text,
 )
+from bot.time_texts import policy_text
 from bot.words import colour_name
 
 ACCEPT = N_("Accept")
@@ -146,6 +148,8 @@ class AdminCommands(Feature):
         user who must accept it, with the Accept button."""
         news = owed.payload
         assert isinstance(news, SeatNews)
+        if news.change in TIME_CHANGES:
+            return time_news(news, info)
         posts = game_language(info)
         if news.change != "offered":
             return Outgoing(seat_text(news, posts))
@@ -211,11 +215,15 @@ class AdminCommands(Feature):
         name="settings", description="The game's settings: the language of its posts"
     )
     @app_commands.describe(
-        language="The language of the game's public posts (the creator or a server admin)"
+        language="The language of the game's public posts (the creator or a server admin)",
+        away="While a player is away (/mk away): the game waits, or the AI plays their turns",
     )
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def settings(
-        self, interaction: discord.Interaction[MountainBot], language: str | None = None
+        self,
+        interaction: discord.Interaction[MountainBot],
+        language: str | None = None,
+        away: Literal["wait", "ai"] | None = None,
     ) -> None:
         """Show the game's settings; change its language (its creator or a server
         admin). Each player's private answers stay in their own client's language."""
@@ -223,7 +231,13 @@ class AdminCommands(Feature):
         bot = self.bot
         game = await bot.game(interaction)
         m = reader(interaction)
-        if language is None:
+        if away is not None:
+            admin = bot.is_admin(interaction)
+            await bot.service.away.set_policy(game.id, interaction.user.id, away, admin=admin)
+            await bot.delivered(game.id)  # the AI may owe a player's move now
+        if language is None and away is not None:
+            text = policy_text(away, m)
+        elif language is None:
             text = m.gettext(
                 "The game's posts are in {language}. Its creator (or a server admin) changes"
                 " that with `/mk settings language:`.",
@@ -238,6 +252,8 @@ class AdminCommands(Feature):
                 " each player's own language.",
                 language=language_name(game.language),
             )
+            if away is not None:
+                text = policy_text(away, m) + "\n" + text
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(

@@ -18,6 +18,7 @@ from bot.courier import Maker, Outgoing
 from bot.features.base import Feature
 from bot.i18n.catalogue import LANGUAGES, N_, SOURCE_LANGUAGE, Messages, language_of
 from bot.service import GameInfo, Owed, ServiceError
+from bot.service.clock import check_clock
 from bot.service.owed import StartPost
 from bot.store import OwedKind
 from bot.texts import (
@@ -186,6 +187,9 @@ class LobbyCommands(Feature):
         workshops="How the workshops in play are chosen",
         reminder_hours="Hours between reminders for the player whose turn it is",
         language="The language of the game's posts (default: the server's language)",
+        clock="A turn clock: hours per turn in each player's playing hours (default: none)",
+        clock_policy="When a turn clock runs out: open the table's vote, or the AI plays",
+        away="While a player is away (/mk away): the game waits, or the AI plays",
     )
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def new(
@@ -197,6 +201,9 @@ class LobbyCommands(Feature):
         workshops: Literal["random", "unique"] = "random",
         reminder_hours: app_commands.Range[float, 0.5, 168.0] | None = None,
         language: str | None = None,
+        clock: int | None = None,
+        clock_policy: Literal["vote", "ai"] = "vote",
+        away: Literal["wait", "ai"] = "wait",
     ) -> None:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
@@ -208,6 +215,7 @@ class LobbyCommands(Feature):
             text = missing_permissions_text(channel.mention, missing, reader(interaction))
             await self.bot.tell(interaction, text)
             return
+        check_clock(clock)  # refused before anything is made
         await interaction.response.defer(ephemeral=True, thinking=True)
         service = self.bot.service
         options = {"players": players, "side": side, "teams": teams, "workshops": workshops}
@@ -221,6 +229,10 @@ class LobbyCommands(Feature):
             name=interaction.user.display_name,
             language=language or server_language(interaction),
         )
+        if clock is not None:
+            await service.clock.configure(info.id, interaction.user.id, clock, clock_policy)
+        if away != "wait":
+            await service.away.set_policy(info.id, interaction.user.id, away)
         posts = game_language(info)
         thread: discord.Thread | None = None
         try:

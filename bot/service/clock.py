@@ -86,6 +86,14 @@ def playing_time(start: datetime, end: datetime, prefs: NotificationPrefs | None
     return total
 
 
+def check_clock(hours: object) -> None:
+    """A turn clock's hours (None: no clock), or a refusal."""
+    if hours is not None and hours not in CLOCK_HOURS:
+        raise InvalidSettingError(
+            N_("A turn clock is from 1 to {most} hours a turn."), most=CLOCK_HOURS[-1]
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class ClockNews:
     """What a round of clocks did: the games whose messages are owed now."""
@@ -113,10 +121,7 @@ class TurnClock:
         admin: bool = False,
     ) -> None:
         """The clock of a game not yet started (`hours` None: none), by its creator."""
-        if hours is not None and hours not in CLOCK_HOURS:
-            raise InvalidSettingError(
-                N_("A turn clock is from 1 to {most} hours."), most=CLOCK_HOURS[-1]
-            )
+        check_clock(hours)
         if policy not in ("vote", "ai"):
             raise InvalidSettingError(N_("At zero the clock opens the vote or lets the AI play."))
         game = await self.store.game(game_id)

@@ -1,0 +1,68 @@
+"""The table's time: `/mk away` (away until a day, or for some days, in your time zone;
+`off:True` to be back), and how a seat's news of time is posted (away, back, the turn
+clock's one reminder and its zero). The turn clock itself is set at `/mk new` (bot/
+features/lobby.py) and run by the scheduler."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.client import MountainBot, game_language, reader
+from bot.courier import Outgoing
+from bot.features.base import Feature
+from bot.service import GameInfo
+from bot.service.away import read_day
+from bot.service.owed import SeatNews
+from bot.texts import NO_MENTIONS, mention_only
+from bot.time_texts import away_text, back_text, time_news_text
+
+
+def time_news(news: SeatNews, info: GameInfo) -> Outgoing:
+    """A seat's news of time in the game's thread; the clock's reminder mentions its
+    player alone, the rest nobody."""
+    text = time_news_text(news, game_language(info))
+    if news.change == "clock":
+        return Outgoing(text, mentions=mention_only(news.player.user_id))
+    return Outgoing(text)
+
+
+class AwayCommands(Feature):
+    """Being away from all your games at once."""
+
+    @app_commands.command(
+        name="away", description="Away from your games until a day: no reminders, no votes"
+    )
+    @app_commands.describe(
+        until="The day you are back, YYYY-MM-DD (in your time zone, /mk notify)",
+        days="Or for how many days (1-60)",
+        off="True: you are back now",
+    )
+    async def away(
+        self,
+        interaction: discord.Interaction[MountainBot],
+        until: str | None = None,
+        days: int | None = None,
+        off: bool = False,
+    ) -> None:
+        """Go away (each running game is told once and follows its away policy), come
+        back, or hear whether you are away. A bad day is refused and changes nothing."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        away = self.bot.service.away
+        me = interaction.user.id
+        m = reader(interaction)
+        told: set[int] = set()
+        if off:
+            told = {s.game_id for s in await away.back(me)}
+            text = back_text(len(told), m)
+        elif until is None and days is None:
+            current = await away.of(me)
+            text = away_text(None if current is None else current.ends_at, m)
+        else:
+            day = None if until is None else read_day(until)
+            record, seats = await away.leave(me, until=day, days=days)
+            told = {s.game_id for s in seats}
+            text = away_text(record.ends_at, m)
+        for game_id in sorted(told):
+            await self.bot.delivered(game_id)
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)

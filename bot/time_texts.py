@@ -1,0 +1,69 @@
+"""The table's words about time: a player away and back, the turn clock's reminder and
+its zero, and the answers to `/mk away`. Plain values in, text out (like bot.texts)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.i18n.catalogue import ENGLISH, Messages
+from bot.service.owed import SeatNews
+from bot.texts import timestamp, who
+
+
+def time_news_text(news: SeatNews, messages: Messages = ENGLISH) -> str:
+    """A seat's news of the table's time: away until a day, back, the clock's one
+    reminder (it mentions the player), its zero."""
+    m = messages
+    player = who(news.player, m)
+    when = "" if news.until is None else timestamp(news.until, "f")
+    if news.change == "away":
+        return m.gettext("{player} is away until {when}.", player=player, when=when)
+    if news.change == "back":
+        return m.gettext("{player} is back.", player=player)
+    if news.change == "clock":
+        mention = f"<@{news.player.user_id}>" if news.player.user_id is not None else player
+        return m.gettext(
+            "{player}: a quarter of your turn clock is left; it runs out {when}.",
+            player=mention,
+            when="" if news.until is None else timestamp(news.until),
+        )
+    return m.gettext("{player}'s turn clock ran out.", player=player)
+
+
+def deadline_text(deadline: datetime, messages: Messages = ENGLISH) -> str:
+    """The turn clock's deadline, as a turn post's call and `/mk status` show it."""
+    return messages.gettext("Turn clock: runs out {when}.", when=timestamp(deadline))
+
+
+def policy_text(policy: str, messages: Messages = ENGLISH) -> str:
+    """The answer to `/mk settings away:`."""
+    if policy == "ai":
+        return messages.gettext("While a player is away, the AI now plays their turns.")
+    return messages.gettext("While a player is away, the game now waits for them.")
+
+
+def away_text(until: datetime | None, messages: Messages = ENGLISH) -> str:
+    """The answer to `/mk away`: away until when (None: not away)."""
+    m = messages
+    if until is None:
+        return m.gettext(
+            "You are not away. `/mk away days:` or `/mk away until:` (a day, YYYY-MM-DD)"
+            " tells your games you are away."
+        )
+    return m.gettext(
+        "You are away until {when}: no reminders, votes or digests until then, and each of"
+        " your games was told. Acting in a game, or `/mk away off:True`, brings you back.",
+        when=timestamp(until, "f"),
+    )
+
+
+def back_text(games: int, messages: Messages = ENGLISH) -> str:
+    """The answer to `/mk away off:True`."""
+    if games == 0:
+        return messages.gettext("Welcome back.")
+    return messages.ngettext(
+        "Welcome back: your game was told.",
+        "Welcome back: your {count} games were told.",
+        games,
+        count=games,
+    )

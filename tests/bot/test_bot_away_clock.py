@@ -1,0 +1,116 @@
+"""Away and the turn clock through real discord.py (SimCord): a player away for three
+days from two games (one where the AI plays for them, one that waits), and a game with
+a turn clock in playing hours, with a restart in between."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from bot_harness import TableOf, open_game, run_duties, scheduler, set_up
+
+from rules.selfplay import random_action
+from rules.steps import seats_to_act
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def answer(result: Any) -> str:
+    return str(result.followups[-1].content if result.followups else result.response.content)
+
+
+def said(thread: Any, words: str) -> list[str]:
+    return [m.content for m in thread.history() if words in m.content]
+
+
+async def play_until(
+    bot: Any, thread: Any, game_id: int, by_seat: dict[int, Any], seat: int, *, ai: bool = False
+) -> None:
+    """The players of the other seats play random actions (`/mk act`) and the AI its
+    owed moves until the game awaits `seat` (with `ai`: until the AI played it)."""
+    rng = random.Random(5)
+    for _ in range(400):
+        if ai and await run_duties(bot):
+            return
+        await run_duties(bot)
+        state = (await bot.service.load(game_id)).state
+        now = seats_to_act(state)[0]
+        if now == seat and not ai:
+            return
+        result = await by_seat[now].slash(
+            thread, "mk act", action=str(random_action(state, now, rng))
+        )
+        assert result.acknowledged
+    raise AssertionError("the seat was never awaited")
+
+
+async def test_a_player_away_for_three_days(table_of: TableOf) -> None:
+    clock = Clock()
+    async with table_of("alice", "bob", clock=clock) as (env, bot, channel, (alice, bob)):
+        players = [alice, bob]
+        ai_thread, ai_game = await open_game(env, players, channel, away="ai")
+        await set_up(bot, players, ai_thread, ai_game)
+        wait_thread, wait_game = await open_game(env, players, channel)
+        await set_up(bot, players, wait_thread, wait_game)
+        # a bad end is one private sentence and changes nothing
+        for bad, words in (
+            ({"days": 0}, "not in the future"),
+            ({"until": "2020-01-01"}, "not in the future"),
+            ({"days": 61}, "at most 60 days"),
+            ({"until": "soon"}, "YYYY-MM-DD"),
+        ):
+            assert words in answer(await alice.slash(channel, "mk away", **bad))
+        assert await bot.service.away.of(alice.id) is None
+        assert "You are away until" in answer(await alice.slash(channel, "mk away", days=3))
+        for thread in (ai_thread, wait_thread):
+            [notice] = said(thread, "is away until")
+            assert notice.startswith("alice (") and "<t:" in notice
+        seat_of = {
+            g: {s.user_id: s.seat for s in (await bot.service.info(g)).seats}
+            for g in (ai_game, wait_game)
+        }
+        # the AI plays alice's turns where the game said so
+        by_seat = {seat_of[ai_game][bob.id]: bob}
+        bob_seat = seat_of[ai_game][bob.id]
+        await play_until(bot, ai_thread, ai_game, by_seat, bob_seat)
+        await play_until(bot, ai_thread, ai_game, by_seat, 1 - bob_seat, ai=True)
+        await play_until(bot, ai_thread, ai_game, by_seat, bob_seat)
+        log = await bot.service.store.actions(ai_game)
+        assert any(e.seat == seat_of[ai_game][alice.id] and e.user_id is None for e in log[-40:])
+        # the other game waits for her: two days on, nobody reminds her, nobody votes
+        mentions = len(
+            [m for t in (ai_thread, wait_thread) for m in t.history() if alice.id in m.raw_mentions]
+        )
+        await play_until(
+            bot,
+            wait_thread,
+            wait_game,
+            {seat_of[wait_game][bob.id]: bob},
+            seat_of[wait_game][alice.id],
+        )
+        clock.now += timedelta(days=2)
+        await scheduler(bot).round()
+        assert await bot.service.notifications.due_reminders() == []
+        assert await bot.service.store.open_votes() == []
+        assert mentions == len(
+            [m for t in (ai_thread, wait_thread) for m in t.history() if alice.id in m.raw_mentions]
+        )
+        # she acts in the waiting game: back at once, and each game says so once
+        state = (await bot.service.load(wait_game)).state
+        seat = seat_of[wait_game][alice.id]
+        action = random_action(state, seat, random.Random(1))
+        assert (await alice.slash(wait_thread, "mk act", action=str(action))).acknowledged
+        assert await bot.service.away.of(alice.id) is None
+        await scheduler(bot).round()
+        for thread in (ai_thread, wait_thread):
+            assert len(said(thread, "is away until")) == 1
+            assert said(thread, "is back") == [said(thread, "is back")[0]]
+            assert said(thread, "is back")[0].startswith("alice (")
+        assert "You are not away" in answer(await alice.slash(channel, "mk away"))
