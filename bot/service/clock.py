@@ -156,18 +156,25 @@ class TurnClock:
         now = self._clock()
         for clock in await self.store.clocks_due(now, limit=CLOCKS_PER_ROUND):
             async with self.duties.holding(duty("clock", clock.game_id, clock.seat)) as claim:
-                if claim is None:
-                    continue
-                if clock.since != clock.waiting_since:
-                    await self.start(clock, clock.waiting_since)
-                elif clock.stage == SET and clock.warn is not None and clock.warn <= now:
-                    if await self._remind(clock, now):
-                        games.add(clock.game_id)
-                        reminded += 1
-                elif clock.due is not None and clock.due <= now and await self._run_out(clock, now):
-                    games.add(clock.game_id)
-                    ran_out += 1
+                done = None if claim is None else await self._step(clock, now)
+            if done is not None:
+                games.add(clock.game_id)
+                reminded += done == REMINDED
+                ran_out += done == RAN_OUT
         return ClockNews(frozenset(games), reminded, ran_out)
+
+    async def _step(self, clock: ClockRecord, now: datetime) -> int | None:
+        """Set the clock for a new turn, or move it on: to its zero if that has come
+        (a clock whose reminder is also due skips it), else to its reminder. The stage
+        it reached (None: nothing to tell)."""
+        if clock.since != clock.waiting_since:
+            await self.start(clock, clock.waiting_since)
+            return None
+        if clock.due is not None and clock.due <= now:
+            return RAN_OUT if await self._run_out(clock, now) else None
+        if clock.warn is not None and clock.warn <= now:
+            return REMINDED if await self._remind(clock, now) else None
+        return None
 
     async def start(self, clock: ClockRecord, at: datetime, left: timedelta | None = None) -> bool:
         """Set the seat's clock for its turn from `at`, with `left` of it (all of it)."""
