@@ -52,6 +52,7 @@ from bot.mountain_king.choices import (
     TradeGive,
     WorkshopSite,
 )
+from bot.mountain_king.ending import summary_text
 from bot.mountain_king.refusals import refusal_clause
 from bot.mountain_king.stories import story_text
 from bot.mountain_king.texts import (
@@ -240,9 +241,9 @@ class TurnCommands(Feature):
         )
 
     async def game_over(self, owed: Owed, info: GameInfo) -> Outgoing | None:
-        """The winners, the score sheet, the game as an animation of the board after
-        every turn, and the record (checked to replay to the result before it is
-        attached)."""
+        """The winners, the game's summary, the score sheet, the game as an animation
+        of the board after every turn, and the record (checked to replay to the result
+        before it is attached)."""
         over = owed.payload
         assert isinstance(over, GameOver)
         view: GameView[View] = await self.bot.service.view(info.id, None)
@@ -261,7 +262,11 @@ class TurnCommands(Feature):
             Attachment("replay.webp", await replay, replay_alt(len(frames), m)),
             Attachment(record_name, json.dumps(record, indent=1).encode(), record_alt(m)),
         ]
-        return Outgoing(game_over_text(over, record_name, game_language(info)), files=files)
+        # the summary: turns, days, the best turn, statues carted, a line per player
+        entries = await self.bot.service.history.log(info.id)
+        summary = summary_text(entries, [v for v, _ in frames], view.outcome, info.seats, m)
+        text = f"{game_over_text(over, record_name, m)}\n{summary}"
+        return Outgoing(text, files=files)
 
     async def reply(self, owed: Owed, info: GameInfo) -> Outgoing | None:
         """The private answer the command that acted could not give (its process
