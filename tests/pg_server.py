@@ -9,18 +9,31 @@ else in `/usr/lib/postgresql/<version>/bin` (Debian's `postgresql` package puts 
 there, outside PATH); `$PG_BINDIR`, when set, is the only place looked in. `initdb`
 refuses to run as root: as root the server runs as the `postgres` user (which Debian's
 package creates), else `nobody`.
+
+Databases are made and dropped over one connection the server keeps open
+(`create_database`, `drop_database`), not a `psql` process each: a test's database then
+costs about 60 ms instead of 350. `create_database(migrated=True)` copies a template
+the store has already migrated (built once per server), so the store's first open
+finds nothing to do (50 ms instead of 350 on this machine); the tests of migrating
+itself ask for an empty database.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import pwd
 import shutil
 import subprocess
 import tempfile
+import threading
+from collections.abc import Coroutine
 from itertools import count
 from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 SUPERUSER = "mk"
 PROGRAMS = ("initdb", "pg_ctl", "postgres", "psql", "pg_dump")
@@ -65,6 +78,32 @@ def _server_user() -> str | None:
     raise RuntimeError("running as root, and there is no 'postgres' or 'nobody' user to run")
 
 
+class _Admin:
+    """One connection to the server's `postgres` database, on an event loop in a thread
+    of its own: usable from plain code and from a test's running event loop alike."""
+
+    def __init__(self, url: str) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="pg-admin", daemon=True)
+        self._thread.start()
+        import asyncpg
+
+        self._conn: Any = self.run(asyncpg.connect(url))
+
+    def run(self, work: Coroutine[Any, Any, T], timeout: float = 120) -> T:
+        return asyncio.run_coroutine_threadsafe(work, self._loop).result(timeout)
+
+    def execute(self, sql: str) -> None:
+        self.run(self._conn.execute(sql))
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.run(self._conn.close(), timeout=10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)
+        self._loop.close()
+
+
 class PgServer:
     """One server in a temporary folder; `start`, then `create_database`, then `stop`."""
 
@@ -78,6 +117,8 @@ class PgServer:
         self.root = Path(tempfile.mkdtemp(prefix="mk-pg-"))
         self.data = self.root / "data"
         self._names = count(1)
+        self._admin: _Admin | None = None
+        self._template: str | None = None
 
     @property
     def socket_dir(self) -> Path:
@@ -123,6 +164,9 @@ class PgServer:
         subprocess.run(start, check=True, capture_output=True, timeout=120)
 
     def stop(self) -> None:
+        if self._admin is not None:
+            self._admin.close()
+            self._admin = None
         with contextlib.suppress(OSError, subprocess.SubprocessError):
             subprocess.run(
                 self._as_server(
@@ -163,14 +207,42 @@ class PgServer:
         )
         return done.stdout
 
-    def create_database(self, prefix: str = "t") -> str:
-        """A new empty database; its name."""
+    def execute(self, sql: str) -> None:
+        """Run a statement in the `postgres` database over the kept connection."""
+        if self._admin is None:
+            self._admin = _Admin(self.url("postgres"))
+        self._admin.execute(sql)
+
+    def create_database(self, prefix: str = "t", *, migrated: bool = False) -> str:
+        """A new database; its name. Empty, or with `migrated` a copy of a database the
+        store opened once (its schema at the latest version, as the store's first open
+        leaves a new database)."""
         name = f"{prefix}_{os.getpid()}_{next(self._names)}"
-        self.psql(f"CREATE DATABASE {name} TEMPLATE template0 STRATEGY FILE_COPY")
+        template = self.migrated_template() if migrated else "template0"
+        # FILE_COPY: copying the template's files is faster here than WAL_LOG
+        self.execute(f"CREATE DATABASE {name} TEMPLATE {template} STRATEGY FILE_COPY")
         return name
 
+    def migrated_template(self) -> str:
+        """The database new `migrated` ones copy: made and migrated by the store on its
+        first use, then left alone (CREATE DATABASE copies a database nobody is in)."""
+        if self._template is None:
+            from bot.store.postgres import PostgresStore
+
+            name = self.create_database("template")
+
+            async def migrate() -> None:
+                store = PostgresStore(self.url(name), pool_size=1)
+                await store.open()
+                await store.close()
+
+            assert self._admin is not None
+            self._admin.run(migrate())
+            self._template = name
+        return self._template
+
     def drop_database(self, name: str) -> None:
-        self.psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        self.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
     def dump(self, database: str) -> bytes:
         """Every row of a database, as pg_dump writes it (to compare before and after)."""

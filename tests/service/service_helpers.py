@@ -64,11 +64,14 @@ class FakeClock:
 @dataclass
 class Backend:
     """How the store and service tests make a store of one kind: a SQLite file at a
-    path, or (PostgreSQL) a fresh database of the test server for each path used."""
+    path, or (PostgreSQL) a fresh database of the test server for each path used:
+    `migrated`, a copy of one the store opened once, as its first open leaves a new
+    database (tests/pg_server.py), unless the test is marked `empty_database`."""
 
     name: str
     server: PgServer | None = None
     databases: dict[str, str] = field(default_factory=dict)
+    migrated: bool = True
 
     @property
     def postgres(self) -> PgServer:
@@ -79,7 +82,7 @@ class Backend:
         """The PostgreSQL database that stands for the file `path` in this test."""
         key = str(path)
         if key not in self.databases:
-            self.databases[key] = self.postgres.create_database()
+            self.databases[key] = self.postgres.create_database(migrated=self.migrated)
         return self.databases[key]
 
     def url(self, path: Path) -> str:

@@ -36,7 +36,8 @@ from bot.service import MOUNTAIN_KING, GameInfo, GameService, ReplyTo
 from bot.store import NotificationPrefs, SqliteStore
 from bot.store.postgres import PostgresStore
 
-pytestmark = pytest.mark.postgresql_only
+# moving games into a new, empty PostgreSQL database (the store migrates it first)
+pytestmark = [pytest.mark.postgresql_only, pytest.mark.empty_database]
 
 ROOT = Path(__file__).resolve().parents[2]
 DAY = timedelta(days=1)

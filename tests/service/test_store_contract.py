@@ -80,10 +80,12 @@ async def append(
 # --- schema ---------------------------------------------------------------------------
 
 
+@pytest.mark.empty_database
 async def test_a_new_database_is_migrated_to_the_latest_schema(store: Store) -> None:
     assert await store.schema_version() == LATEST_VERSION
 
 
+@pytest.mark.empty_database
 async def test_migrating_twice_is_a_no_op(backend: Backend, tmp_path: Path) -> None:
     async with backend.make(tmp_path) as first:
         game_id = await active_game(first)
