@@ -62,7 +62,7 @@ from bot.mountain_king.texts import (
     game_over_text,
     turn_post_text,
 )
-from bot.service import Asked, GameInfo, Owed
+from bot.service import ActionPreview, Asked, GameInfo, Owed
 from bot.service.outbox import Fresh
 from bot.service.owed import GameOver, Ping, Player, Reply, TurnPost
 from bot.service.results import GameView
@@ -326,7 +326,9 @@ class TurnCommands(Feature):
         game = await self.bot.game(interaction)
         # the service builds the dig where the game stands (a dig out of its moment is
         # refused as such, before its options are read), and judges it
-        judged = await self.bot.service.preview(game.id, interaction.user.id, dig)
+        judged: ActionPreview[Action, View] = await self.bot.service.preview(
+            game.id, interaction.user.id, dig
+        )
         messages = reader(interaction)
         if judged.refusal is not None or judged.story is None:
             # the sentence alone: there is no tunnel to show
