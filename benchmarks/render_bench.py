@@ -10,9 +10,20 @@ import statistics
 import time
 from collections.abc import Callable
 
+import render
 from bot.i18n import translator_for
-from render import board_png, market_png, pyramid_png, score_png
+from render import cache as image_cache
+
+# the drawing functions themselves: render's own names would hand back cached bytes
+# after the first round (render.cache)
+from render.board import board_png
+from render.market import market_png
+from render.pyramid import pyramid_png
 from render.samples import positions, sample_game
+from render.scoresheet import score_png
+from rules.actions import EndTurn, cells_touched
+from rules.game import Game
+from rules.view import view
 
 
 def _time(fn: Callable[[], bytes], rounds: int = 15) -> tuple[float, int]:
@@ -54,6 +65,41 @@ def main() -> None:
     for name, ms, size, budget in rows:
         limit = f"budget {budget} ms" if budget else "no budget"
         print(f"{name:22} {ms:6.1f} ms median  {size / 1024:6.0f} KiB  ({limit}; 1 MB max)")
+    replay_with_and_without_the_cache()
+
+
+def replay_with_and_without_the_cache() -> None:
+    """The game-over replay as the bot makes it (`render.board_png` for the board after
+    every turn, then `render.replay_webp`), of a 4-player game: every board drawn (an
+    empty cache), then after the turn posts drew them (render.cache holds them)."""
+    game = sample_game(players=4, seed=7)
+    frames = []
+    for cut, move in enumerate(game.moves):
+        if isinstance(move.action, EndTurn):
+            partial = Game(game.config, game.seed, game.moves[: cut + 1])
+            cells = {c for m in partial.last_turn_moves() for c in cells_touched(m.action)}
+            frames.append((view(partial.state, None), tuple(sorted(cells))))
+
+    def animate() -> bytes:
+        return render.replay_webp([render.board_png(v, highlight=c) for v, c in frames])
+
+    timed = {}
+    for label, posted in (("every board drawn", False), ("after the turn posts", True)):
+        times, cpu = [], []
+        for _ in range(3):
+            image_cache.IMAGES = image_cache.ImageCache()
+            if posted:
+                for v, c in frames:
+                    render.board_png(v, highlight=c)
+            t, c0 = time.perf_counter(), time.process_time()
+            timed[label] = animate()
+            times.append(time.perf_counter() - t)
+            cpu.append(time.process_time() - c0)
+        print(
+            f"replay of {len(frames)} boards, {label:20} {statistics.median(times):5.2f} s"
+            f" median ({statistics.median(cpu):5.2f} s CPU)"
+        )
+    assert len(set(timed.values())) == 1, "the same bytes either way"
 
 
 if __name__ == "__main__":
