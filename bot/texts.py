@@ -281,7 +281,16 @@ def calling(player: Player, messages: Messages = ENGLISH) -> str:
 def ping_text(ping: Ping, messages: Messages = ENGLISH) -> str:
     m = messages
     called = called_to(calling(ping.player, m), "play", m)
-    return called + " " + m.gettext("Next reminder {when}.", when=timestamp(ping.next_reminder))
+    called += " " + m.gettext("Next reminder {when}.", when=timestamp(ping.next_reminder))
+    return called + deadline_text(ping.deadline, m)
+
+
+def deadline_text(deadline: datetime | None, messages: Messages = ENGLISH) -> str:
+    """The turn clock's deadline after a call, " Turn clock: runs out in 5 hours." (empty
+    without a clock)."""
+    if deadline is None:
+        return ""
+    return " " + messages.gettext("Turn clock: runs out {when}.", when=timestamp(deadline))
 
 
 def _person(name: str | None, user_id: int | None, messages: Messages = ENGLISH) -> str:

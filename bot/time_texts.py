@@ -30,11 +30,6 @@ def time_news_text(news: SeatNews, messages: Messages = ENGLISH) -> str:
     return m.gettext("{player}'s turn clock ran out.", player=player)
 
 
-def deadline_text(deadline: datetime, messages: Messages = ENGLISH) -> str:
-    """The turn clock's deadline, as a turn post's call and `/mk status` show it."""
-    return messages.gettext("Turn clock: runs out {when}.", when=timestamp(deadline))
-
-
 def policy_text(policy: str, messages: Messages = ENGLISH) -> str:
     """The answer to `/mk settings away:`."""
     if policy == "ai":

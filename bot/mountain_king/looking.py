@@ -37,7 +37,7 @@ from bot.mountain_king.seated import seated
 from bot.mountain_king.texts import log_text, status_text
 from bot.offers import SeatColour
 from bot.service import GameInfo, GameView, SeatInfo, ServiceError
-from bot.texts import NO_MENTIONS, NOT_STARTED, called_in
+from bot.texts import NO_MENTIONS, NOT_STARTED, called_in, deadline_text
 from render import board_png, legend_png, market_png, pyramid_png, score_png
 from rules.legal import legal_kinds
 from rules.view import View
@@ -217,6 +217,8 @@ class LookingCommands(Feature):
             messages,
             language=game.language,
         )
+        # the turn clock's zero, when the game has one and it runs for this seat
+        text += deadline_text((await service.clock.deadlines(game.id)).get(seat), messages)
         view: View = service.rules.view(state, seat)
         image = await asyncio.to_thread(
             partial(pyramid_png, view, seat, names=names_of(game), messages=game_language(game))

@@ -23,6 +23,7 @@ from bot.texts import (
     called_to,
     calling,
     command,
+    deadline_text,
     fit,
     language_name,
     timestamp,
@@ -159,6 +160,7 @@ def turn_post_text(post: TurnPost, messages: Messages = ENGLISH) -> str:
     call = called_to(names, post.call_phase, m)
     if post.next_reminder is not None:
         call += " " + m.gettext("Next reminder {when}.", when=timestamp(post.next_reminder))
+    call += deadline_text(post.deadline, m)
     # the call is never cut: a long turn's story gives way to it
     told_lines = fit("\n".join(lines), max(1, POST_LIMIT - len(call) - 1))
     return "\n".join([*([told_lines] if told_lines else []), fit(call)])

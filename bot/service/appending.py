@@ -12,6 +12,7 @@ from datetime import datetime
 
 from bot.service import stories
 from bot.service.away import come_back
+from bot.service.clock import with_deadlines
 from bot.service.errors import GameMovedOnError
 from bot.service.loading import Loaded, appended, corrupt, storage_full
 from bot.service.notifications import waiting_rows
@@ -144,6 +145,8 @@ async def append(
         expires=now + REPLY_TTL,
         telling=telling(rules, commit, seats),
     )
+    if game.clock_seconds is not None and not over:
+        owed = await with_deadlines(store, game.clock_seconds, owed, now)
     rows = [stored(o, now + REPLY_GRACE if o.kind == "reply" else None) for o in owed]
     interaction = None
     if interaction_id is not None:

@@ -25,7 +25,7 @@ from datetime import UTC, datetime, time, timedelta
 from bot.i18n.catalogue import N_
 from bot.service.duties import Duties, duty
 from bot.service.errors import GameNotFoundError, GameStateError, InvalidSettingError
-from bot.service.owed import SeatNews, VoteNews
+from bot.service.owed import OwedPayload, Ping, SeatNews, TurnPost, VoteNews
 from bot.service.reminders import MINUTES_PER_DAY, zone
 from bot.service.seats import require_creator
 from bot.service.table import player, stored
@@ -92,6 +92,37 @@ def check_clock(hours: object) -> None:
         raise InvalidSettingError(
             N_("A turn clock is from 1 to {most} hours a turn."), most=CLOCK_HOURS[-1]
         )
+
+
+async def with_deadlines(
+    store: Store, seconds: int, owed: Sequence[OwedPayload], now: datetime
+) -> list[OwedPayload]:
+    """The turn post's call and the pings of a game with a clock, with the deadline of
+    whoever they call (their clock starts `now`, as the scheduler will set it)."""
+    called = {
+        p.user_id
+        for o in owed
+        for p in (
+            o.calls if isinstance(o, TurnPost) else (o.player,) if isinstance(o, Ping) else ()
+        )
+        if p.user_id is not None
+    }
+    if not called:
+        return list(owed)
+    prefs = await store.notification_prefs(called)
+    whole = timedelta(seconds=seconds)
+
+    def deadline(user_id: int | None) -> datetime:
+        return playing_deadline(now, whole, None if user_id is None else prefs.get(user_id))
+
+    out: list[OwedPayload] = []
+    for o in owed:
+        if isinstance(o, TurnPost) and o.calls:
+            o = o.model_copy(update={"deadline": min(deadline(p.user_id) for p in o.calls)})
+        elif isinstance(o, Ping):
+            o = o.model_copy(update={"deadline": deadline(o.player.user_id)})
+        out.append(o)
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -76,6 +76,8 @@ class TurnPost(_Payload):
     calls: tuple[Player, ...] = ()
     call_phase: str = ""
     next_reminder: datetime | None = None
+    # the turn clock's zero for whoever is called (the earliest; None: no clock)
+    deadline: datetime | None = None
 
     @property
     def lines(self) -> tuple[Told, ...]:
@@ -90,6 +92,8 @@ class Ping(_Payload):
     kind: Literal["ping"] = "ping"
     player: Player
     next_reminder: datetime
+    # the turn clock's zero (None: no clock)
+    deadline: datetime | None = None
 
 
 class GameOver(_Payload):

@@ -6,10 +6,19 @@ from __future__ import annotations
 
 import random
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
-from bot_harness import TableOf, open_game, run_duties, scheduler, set_up
+from bot_harness import (
+    TableOf,
+    make_bot,
+    open_game,
+    run_duties,
+    scheduler,
+    set_up,
+)
 
+from rules.legal import legal_actions
 from rules.selfplay import random_action
 from rules.steps import seats_to_act
 
@@ -114,3 +123,59 @@ async def test_a_player_away_for_three_days(table_of: TableOf) -> None:
             assert said(thread, "is back") == [said(thread, "is back")[0]]
             assert said(thread, "is back")[0].startswith("alice (")
         assert "You are not away" in answer(await alice.slash(channel, "mk away"))
+
+
+async def test_a_turn_clock_in_playing_hours_across_a_restart(
+    tmp_path: Path, table_of: TableOf
+) -> None:
+    clock = Clock()  # Saturday 21 November 2026, 12:00 UTC: 07:00 in New York
+    db = tmp_path / "db.sqlite3"
+    async with table_of("alice", "bob", clock=clock, db=db) as (env, bot, channel, (alice, bob)):
+        for player in (alice, bob):
+            night = {"timezone": "America/New_York", "quiet_from": 22, "quiet_to": 7}
+            assert (await player.slash(channel, "mk notify", **night)).acknowledged
+        # a clock of 0 or 10,000 hours: one sentence, no game
+        for hours in (0, 10_000):
+            refused = await alice.slash(channel, "mk new", players=2, clock=hours)
+            assert "from 1 to 720 hours" in answer(refused)
+        assert not channel.threads
+        thread, game_id = await open_game(env, [alice, bob], channel, clock=24)
+        await scheduler(bot).round()  # the clock is set for the first gate
+        [(seat, due)] = (await bot.service.clock.deadlines(game_id)).items()
+        # 24 playing hours from 07:00: 15 on Saturday, then 9 on Sunday from 07:00
+        assert abs(due - datetime(2026, 11, 22, 21, 0, tzinfo=UTC)) < timedelta(seconds=1)
+        info = await bot.service.info(game_id)
+        player = alice if info.seats[seat].user_id == alice.id else bob
+        status = await player.slash(thread, "mk status")
+        assert f"<t:{int(due.timestamp())}:R>" in answer(status)
+        # the post that calls the next player shows its deadline
+        state = (await bot.service.load(game_id)).state
+        point = str(legal_actions(state, seat, "gate")[0]).split()[1]
+        assert (await player.slash(thread, "mk gate", point=point)).acknowledged
+        assert "Turn clock: runs out <t:" in thread.history()[-1].content
+        await scheduler(bot).round()
+        [(seat, due)] = (await bot.service.clock.deadlines(game_id)).items()
+        awaited = alice if info.seats[seat].user_id == alice.id else bob
+        # a quarter left: one reminder, mentioning that player alone
+        clock.now = due - timedelta(hours=5)
+        await scheduler(bot).round()
+        [warning] = said(thread, "a quarter of your turn clock")
+        assert warning.startswith(f"<@{awaited.id}>")
+        await scheduler(bot).round()
+        assert len(said(thread, "a quarter of your turn clock")) == 1
+        # a restart changes nothing; at zero the table's vote opens
+        old_store = bot.service.store
+        new_bot = await make_bot(db, clock=clock)
+        await env.restart_bot(new_bot)
+        await old_store.close()
+        try:
+            await scheduler(new_bot).round()
+            assert len(said(thread, "a quarter of your turn clock")) == 1
+            clock.now = due + timedelta(minutes=1)
+            await scheduler(new_bot).round()
+            assert len(said(thread, "turn clock ran out")) == 1
+            assert said(thread, "may vote")
+            await scheduler(new_bot).round()
+            assert len(said(thread, "turn clock ran out")) == 1
+        finally:
+            await new_bot.service.store.close()
