@@ -87,22 +87,9 @@ def lobby_text(info: GameInfo, messages: Messages = ENGLISH) -> str:
     """The lobby: the game's options and the seats taken so far (in the game's
     language)."""
     m = messages
-    config = info.config
-    count = int(config["players"])
-    players = m.ngettext("{count} player", "{count} players", count, count=count)
-    if config.get("teams"):
-        players = m.gettext("{players} in two teams", players=players)
-    side = config.get("side")
-    workshops = str(config.get("workshops", "random"))
     lines = [
         m.gettext("**In the Hall of the Mountain King** · game #{game}", game=info.id),
-        m.gettext(
-            "{players} · board side: {side} · workshops: {workshops} · language: {language}",
-            players=players,
-            side=m.pgettext("choice", side) if side else m.gettext("by player count"),
-            workshops=m.pgettext("choice", workshops),
-            language=language_name(info.language),
-        ),
+        options_text(info, m),
     ]
     seated = [s for s in info.seats if s.user_id is not None or s.ai]
 
@@ -129,6 +116,25 @@ def lobby_text(info: GameInfo, messages: Messages = ENGLISH) -> str:
     lines.extend(team_lines([(s.team, who_sits(s)) for s in seated], m))
     lines.append(status_words(info.status, m))
     return "\n".join(lines)
+
+
+def options_text(info: GameInfo, messages: Messages = ENGLISH) -> str:
+    """The game's options in a line: players, board side, workshops, language."""
+    m = messages
+    config = info.config
+    count = int(config["players"])
+    players = m.ngettext("{count} player", "{count} players", count, count=count)
+    if config.get("teams"):
+        players = m.gettext("{players} in two teams", players=players)
+    side = config.get("side")
+    workshops = str(config.get("workshops", "random"))
+    return m.gettext(
+        "{players} · board side: {side} · workshops: {workshops} · language: {language}",
+        players=players,
+        side=m.pgettext("choice", side) if side else m.gettext("by player count"),
+        workshops=m.pgettext("choice", workshops),
+        language=language_name(info.language),
+    )
 
 
 def status_words(status: str, messages: Messages = ENGLISH) -> str:
