@@ -169,9 +169,10 @@ _AWAITED = (
     " JOIN games g ON g.id = r.game_id WHERE r.next_at <= $1 AND g.status = 'active' AND {where}"
     " ORDER BY r.next_at, r.game_id, r.seat LIMIT $2{{skip_locked of r}}"
 )
-# a player away is not reminded (`/mk away`)
+# a player away is not reminded (`/mk away`), in a game that was told or not
 DUE_REMINDERS = _AWAITED.format(
-    where=f"NOT {MACHINE_SEAT} AND r.muted_for_turn = 0 AND s.away IS NULL"
+    where=f"NOT {MACHINE_SEAT} AND r.muted_for_turn = 0 AND NOT EXISTS (SELECT 1 FROM away a"
+    " WHERE a.user_id = COALESCE(s.substitute_id, s.user_id))"
 )
 OWED_MOVES = _AWAITED.format(where=MACHINE_SEAT)
 # the messages owed (not delivered) and due, found through the partial index of owed

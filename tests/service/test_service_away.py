@@ -14,6 +14,7 @@ from service_helpers import (
     FakeClock,
     game_in_play,
     open_service,
+    started_game,
 )
 
 from bot.service import InvalidSettingError
@@ -42,7 +43,8 @@ async def test_away_for_days_waits_reminds_nobody_and_ends_on_its_day(tmp_path: 
         assert state is not None and state.current_seat is not None
         seat = info.seats[state.current_seat]
         user = seat.controller_id
-        assert user is not None
+        other = info.seats[1 - state.current_seat].controller_id
+        assert user is not None and other is not None
         await service.notifications.set_prefs(NotificationPrefs(user, timezone=WARSAW))
         away, told = await service.away.leave(user, days=3)
         assert [s.game_id for s in told] == [info.id]
@@ -52,9 +54,13 @@ async def test_away_for_days_waits_reminds_nobody_and_ends_on_its_day(tmp_path: 
         assert await service.away.leave(user, until=date(2026, 3, 5)) == (away, [])
         assert await news(service, info.id) == [("away", seat.label)]
         [row] = await service.store.reminders(info.id)
+        # a game that starts while they are away does not remind them either
+        later = await started_game(service, [user, other])
         clock.advance(2 * DAY)
         assert row.next_at < clock.now
-        assert await service.notifications.due_reminders() == []
+        due = await service.notifications.due_reminders()
+        assert all(d.user_id != user for d in due)
+        assert {d.game_id for d in due} <= {later.id}
         assert await service.owed_moves() == []  # the game waits
         assert await service.away.end_due() == 0
         clock.advance(DAY)
