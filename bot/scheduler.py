@@ -14,7 +14,9 @@ crowds out another:
 6. the daily digest DMs that are due ("your move in 3 games"), each claimed in the
    store before it is sent: at most one a day per player, across restarts.
 7. a scheduled backup of the database when one is due (settings BACKUP_DIR,
-   BACKUP_HOURS, BACKUP_KEEP; none without BACKUP_DIR).
+   BACKUP_HOURS, BACKUP_KEEP; none without BACKUP_DIR);
+8. rating the games that ended since the last round (OpenSkill, per server:
+   bot/service/community.py), so the leaderboard reads a table kept up to date.
 
 At start-up a background task also checks a random sample of the stored games (a
 whole-log replay each) and logs any broken one, without delaying the first round.
@@ -40,6 +42,7 @@ overtaken once its lease ran out, the duty is one that may be done twice harmles
 | pruning | `prune`, then resting an hour | deletes what is already deleted |
 | digests | `digest:<user>` | no: claimed while due, before the DM (at most once) |
 | backups | `backup`, then resting `BACKUP_HOURS` | a second copy, in a new file |
+| ratings | `ratings` | no: a game is marked rated in the write that rates it |
 """
 
 from __future__ import annotations
@@ -88,6 +91,7 @@ class Round:
     pruned: int = 0
     digests: int = 0
     backups: int = 0
+    rated: int = 0
 
 
 class Scheduler(commands.Cog):
@@ -151,6 +155,7 @@ class Scheduler(commands.Cog):
             done.pruned = await self.prune()
         done.digests = await self.send_digests()
         done.backups = await self.back_up_if_due()
+        done.rated = await service.community.rate_finished()
         return done
 
     async def send_reminders(self) -> int:

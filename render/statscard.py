@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 
 from render import theme
 from render.draw import contrast, draw_block, png_bytes, text_center, text_left
-from render.words import ENGLISH, Translator, colour_name, player_letter
+from render.words import COLOURS, ENGLISH, PLAYER_LETTERS, Translator
 
 WIDTH = 800
 HEIGHT = 560
@@ -55,16 +55,14 @@ def pace_line(card: StatsCard, m: Translator = ENGLISH) -> str:
         return m.pgettext("stats card", "Usually finishes a turn within the hour")
     if hours < 48:
         n = round(hours)
-        return m.npgettext(
-            "stats card",
+        return m.ngettext(
             "Usually finishes a turn within about {n} hour",
             "Usually finishes a turn within about {n} hours",
             n,
             n=n,
         )
     days = round(hours / 24)
-    return m.npgettext(
-        "stats card",
+    return m.ngettext(
         "Usually finishes a turn within about {n} day",
         "Usually finishes a turn within about {n} days",
         days,
@@ -100,8 +98,7 @@ def rating_line(card: StatsCard, m: Translator = ENGLISH) -> str:
             ranked=card.ranked,
         )
     if card.rated_games < card.least_games:
-        return m.npgettext(
-            "stats card",
+        return m.ngettext(
             "Rating {rating} · on the board after {n} more rated game",
             "Rating {rating} · on the board after {n} more rated games",
             card.least_games - card.rated_games,
@@ -134,7 +131,7 @@ def stats_image(card: StatsCard, *, messages: Translator = ENGLISH) -> Image.Ima
     if card.colour in theme.PLAYER:
         fill = theme.PLAYER[card.colour]
         d.rounded_rectangle([30, 24, 98, 92], radius=12, fill=fill)
-        text_center(d, (64, 58), player_letter(card.colour, m), 34, contrast(fill))
+        text_center(d, (64, 58), m.pgettext(*PLAYER_LETTERS[card.colour]), 34, contrast(fill))
         x = 116
     text_left(d, (x, 46), card.name, 34, theme.INK, box=(x, 22, WIDTH - 30, 70))
     if card.colour in theme.PLAYER:
@@ -142,7 +139,7 @@ def stats_image(card: StatsCard, *, messages: Translator = ENGLISH) -> Image.Ima
             "stats card",
             "on {server} · favourite colour {colour}",
             server=card.server,
-            colour=colour_name(card.colour, m),
+            colour=m.pgettext(*COLOURS[card.colour]),
         )
     else:
         sub = m.pgettext("stats card", "on {server}", server=card.server)
@@ -159,9 +156,7 @@ def stats_image(card: StatsCard, *, messages: Translator = ENGLISH) -> Image.Ima
         room = (left + 8, top + 70, left + width - 8, top + 106)
         draw_block(d, room, label, 17, theme.INK_DIM, "regular", align="centre", floor=12)
     if card.playing:
-        playing = m.npgettext(
-            "stats card", "{n} game in play", "{n} games in play", card.playing, n=card.playing
-        )
+        playing = m.ngettext("{n} game in play", "{n} games in play", card.playing, n=card.playing)
         text_left(d, (36, 250), playing, 16, theme.INK_DIM, "regular", box=(36, 240, 400, 262))
     # rating and pace, one line each
     lines = (rating_line(card, m), pace_line(card, m), hours_line(card, m))

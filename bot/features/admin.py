@@ -15,6 +15,7 @@ from discord import app_commands
 
 from bot.buttons import GameButton, template, view_of
 from bot.client import MountainBot, game_language, reader
+from bot.community_texts import stats_shown_text
 from bot.courier import Maker, Outgoing
 from bot.features.away import time_news
 from bot.features.base import Feature
@@ -176,6 +177,7 @@ class AdminCommands(Feature):
         quiet_to="Quiet hours end (hour 0-23)",
         timezone="Your time zone, e.g. Europe/Warsaw",
         digest="A direct message each morning listing the games that await your move",
+        stats="Show your stats and rating to others and on leaderboards (False hides them)",
     )
     async def notify(
         self,
@@ -185,6 +187,7 @@ class AdminCommands(Feature):
         quiet_to: app_commands.Range[int, 0, 23] | None = None,
         timezone: str | None = None,
         digest: bool | None = None,
+        stats: bool | None = None,
     ) -> None:
         """Change the settings given (the others stay as they are) and say what they
         are now; the digest is scheduled anew for the time zone and quiet hours."""
@@ -199,6 +202,9 @@ class AdminCommands(Feature):
         )
         await service.notifications.set_prefs(prefs)
         due = await service.your_games.set_digest(interaction.user.id, digest)
+        if stats is not None:
+            await service.community.set_hidden(interaction.user.id, not stats)
+        hidden = await service.community.hidden(interaction.user.id)
         quiet = None
         if prefs.quiet_start is not None and prefs.quiet_end is not None:
             quiet = (prefs.quiet_start, prefs.quiet_end)
@@ -209,6 +215,7 @@ class AdminCommands(Feature):
             digest_at=due,
             messages=reader(interaction),
         )
+        text += "\n" + stats_shown_text(hidden, reader(interaction))
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(

@@ -30,6 +30,7 @@ from bot.service.appending import Keep, again_if_overtaken, append, earlier_resu
 from bot.service.arguments import ABSENT, check_arguments
 from bot.service.away import Away
 from bot.service.clock import TurnClock
+from bot.service.community import Community
 from bot.service.duties import Duties, duty
 from bot.service.errors import (
     CannotUndoError,
@@ -140,6 +141,7 @@ class GameService(Generic[S, A, V]):
         self.seating = Seating(store, rules, self._clock, self._locks)
         self.history = History(store, rules)
         self.your_games = YourGames(store, rules, self._clock, self.notifications, self.duties)
+        self.community = Community(store, rules, self._clock, self.duties, self.notifications)
 
     def now(self) -> datetime:
         """The service's time (the clock it was given): what owed messages and

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 from bot.store import sql
 from bot.store.away import AwayStore
+from bot.store.community import CommunityStore
 from bot.store.driver import (
     Tx,
     insert_owed,
@@ -61,9 +62,10 @@ R = TypeVar("R")
 PRUNE_BATCH = 500
 
 
-class Store(AwayStore):
+class Store(CommunityStore, AwayStore):
     """Persistent games, seats, action logs and the bot's bookkeeping (and, from
-    `AwayStore`, players away and the games' turn clocks)."""
+    `CommunityStore`, the ratings and the rows of a player's stats; from `AwayStore`,
+    players away and the games' turn clocks)."""
 
     # --- games and seats -------------------------------------------------------------
 

@@ -323,6 +323,47 @@ MIGRATIONS: tuple[Migration, ...] = (
             " WHERE clock_seconds IS NOT NULL",
         ),
     ),
+    Migration(
+        10,
+        "the community: ratings per server, the games rated, players who hide their stats",
+        (
+            # each player's OpenSkill rating on a server, kept up to date as games end
+            # (bot/service/community.py); the leaderboard reads it through its index
+            """
+            CREATE TABLE IF NOT EXISTS ratings (
+                guild_id INTEGER NOT NULL,
+                user_id INTEGER NOT NULL,
+                mu REAL NOT NULL,
+                sigma REAL NOT NULL,
+                ordinal REAL NOT NULL,
+                games INTEGER NOT NULL CHECK (games >= 0),
+                wins INTEGER NOT NULL CHECK (wins >= 0),
+                updated_at REAL NOT NULL,
+                PRIMARY KEY (guild_id, user_id)
+            ) WITHOUT ROWID
+            """,
+            "CREATE INDEX IF NOT EXISTS ratings_board ON ratings (guild_id, ordinal DESC, user_id)",
+            # each finished game once looked at for ratings (rated 0: it was not, e.g.
+            # fewer than two people), written in the same transaction as the ratings
+            """
+            CREATE TABLE IF NOT EXISTS rated_games (
+                game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+                guild_id INTEGER,
+                rated_at REAL NOT NULL,
+                rated INTEGER NOT NULL CHECK (rated IN (0, 1))
+            )
+            """,
+            # the games that ended, by when: the sweep that rates them reads a range
+            "CREATE INDEX IF NOT EXISTS games_finished ON games (updated_at) WHERE status = 'over'",
+            # players who hide their stats from boards and from others' cards
+            """
+            CREATE TABLE IF NOT EXISTS stats_hidden (
+                user_id INTEGER PRIMARY KEY,
+                since REAL NOT NULL
+            )
+            """,
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

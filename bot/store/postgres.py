@@ -90,6 +90,9 @@ TABLES = (
     "ballots",
     "digests",
     "away",
+    "ratings",
+    "rated_games",
+    "stats_hidden",
 )
 # not copied: `duty_claims` (which running process holds a duty means nothing in a copy)
 

@@ -328,6 +328,56 @@ ADVANCE_CLOCK = (
     " AND waiting_since = $4 AND clock_since = waiting_since AND clock_stage = $5"
 )
 
+# --- the community: ratings, rated games, hidden stats, a player's games and pace ------
+RATING_COLUMNS = "guild_id, user_id, mu, sigma, ordinal, games, wins, updated_at"
+# finished games not yet rated, in the order they ended (the index of finished games)
+UNRATED_GAMES = (
+    f"SELECT {GAME_COLUMNS} FROM games g WHERE g.status = 'over' AND g.updated_at >= $1"
+    " AND NOT EXISTS (SELECT 1 FROM rated_games r WHERE r.game_id = g.id)"
+    " ORDER BY g.updated_at, g.id LIMIT $2"
+)
+RATINGS_OF = f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = $1 AND user_id"
+RATED_GAME = (
+    "INSERT INTO rated_games (game_id, guild_id, rated_at, rated) VALUES ($1, $2, $3, $4)"
+    " ON CONFLICT (game_id) DO NOTHING"
+)
+PUT_RATING = (
+    f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+    " ON CONFLICT (guild_id, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+    " ordinal = excluded.ordinal, games = excluded.games, wins = excluded.wins,"
+    " updated_at = excluded.updated_at"
+)
+# the board: players with enough rated games who show their stats, best first (in the
+# order of the index `ratings_board`)
+_SHOWN = (
+    "r.guild_id = $1 AND r.games >= $2"
+    " AND NOT EXISTS (SELECT 1 FROM stats_hidden h WHERE h.user_id = r.user_id)"
+)
+LEADERBOARD = (
+    f"SELECT {RATING_COLUMNS} FROM ratings r WHERE {_SHOWN}"
+    " ORDER BY r.ordinal DESC, r.user_id LIMIT $3"
+)
+BOARD_PLACE = (
+    "SELECT COUNT(*) AS ranked, SUM(CASE WHEN r.ordinal > $3"
+    " OR (r.ordinal = $3 AND r.user_id < $4) THEN 1 ELSE 0 END) AS above"
+    f" FROM ratings r WHERE {_SHOWN}"
+)
+PLAYED_GAMES = (
+    "SELECT s.game_id, g.status, s.seat, s.colour FROM seats s JOIN games g ON g.id = s.game_id"
+    " WHERE s.user_id = $2 AND g.guild_id = $1 AND g.seed IS NOT NULL ORDER BY s.game_id"
+)
+BEATS = (
+    "SELECT a.game_id, a.seat, a.user_id, a.created_at, a.ends_turn FROM actions a"
+    " JOIN seats s ON s.game_id = a.game_id AND s.user_id = $2"
+    " JOIN games g ON g.id = a.game_id AND g.guild_id = $1"
+    " WHERE a.ends_turn = 1 OR a.user_id = $2 ORDER BY a.game_id, a.seq"
+)
+HIDE_STATS = (
+    "INSERT INTO stats_hidden (user_id, since) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING"
+)
+SHOW_STATS = "DELETE FROM stats_hidden WHERE user_id = $1"
+STATS_HIDDEN = "SELECT 1 AS hidden FROM stats_hidden WHERE user_id = $1"
+
 _LOCKING = re.compile(r"\{(lock|skip_locked|share)(?: of (\w+))?\}")
 _CLAUSES = {
     "lock": "FOR UPDATE{of}",
