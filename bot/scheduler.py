@@ -6,7 +6,8 @@ crowds out another:
 2. reminders to the people the games wait for (by DM if they opted in, else in the
    thread), and the table's vote once someone has missed enough of them;
 3. votes whose deadline passed (or whose turn is over); then the aways whose day has
-   come (`/mk away`: each game hears the player is back), and the turn clocks: each set
+   come (`/mk away`: each game hears the player is back; a game that began while they
+   were away hears that they are away), and the turn clocks: each set
    for its turn, its one reminder, its zero (the vote, or the AI plays that turn);
 4. one AI action for every seat the AI owes a move (AI seats, autopilot, skipped
    turns, seats nobody holds), then that game's owed messages;
@@ -142,7 +143,7 @@ class Scheduler(commands.Cog):
         if done.votes_closed:
             await self.bot.courier.deliver_due()
         done.aways_ended = await service.away.end_due()
-        if done.aways_ended:
+        if done.aways_ended + await service.away.tell_late():
             await self.bot.courier.deliver_due()
         clocks = await service.clock.run_due()
         done.clocks = clocks.reminded + clocks.ran_out

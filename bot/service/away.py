@@ -89,14 +89,33 @@ class Away:
         current = await self.store.away(user_id)
         if current is not None and current.ends_at == ends:
             return current, []
-        seats = await self.store.go_away(
+        seats = await self._mark(user_id, now, ends, untold_only=False)
+        return AwayRecord(user_id, now if current is None else current.began_at, ends), seats
+
+    async def tell_late(self) -> int:
+        """Mark and tell the running games of players away that were not told (they
+        began, or the player took a seat there, while the player was away); each under
+        the player's duty `away:<user>`. Returns how many seats were marked."""
+        marked = 0
+        for away in await self.store.aways_untold(limit=AWAYS_PER_ROUND):
+            async with self.duties.holding(duty("away", away.user_id)) as claim:
+                if claim is not None:
+                    now = self._clock()
+                    told = await self._mark(away.user_id, now, away.ends_at, untold_only=True)
+                    marked += len(told)
+        return marked
+
+    async def _mark(
+        self, user_id: int, at: datetime, ends: datetime, *, untold_only: bool
+    ) -> list[SeatRecord]:
+        return await self.store.go_away(
             user_id,
-            at=now,
+            at=at,
             ends_at=ends,
             notice=lambda seat: [stored(SeatNews(change="away", player=player(seat), until=ends))],
             void_notice=lambda vote_id: [stored(VoteNews(vote_id=vote_id))],
+            untold_only=untold_only,
         )
-        return AwayRecord(user_id, now if current is None else current.began_at, ends), seats
 
     async def back(self, user_id: int) -> list[SeatRecord]:
         """`/mk away off`: the seats the player is back in."""

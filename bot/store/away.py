@@ -58,6 +58,11 @@ class AwayStore(Driver):
         rows = await self._rows(sql.AWAY, user_id)
         return away_from(rows[0]) if rows else None
 
+    async def aways_untold(self, *, limit: int) -> list[AwayRecord]:
+        """Players away who play a seat of a running game that was not told (it began,
+        or they took the seat, while they were away)."""
+        return [away_from(r) for r in await self._rows(sql.AWAYS_UNTOLD, limit)]
+
     async def aways_due(self, now: datetime, *, limit: int) -> list[AwayRecord]:
         """Aways whose end has come, the earliest first (one lookup on their index)."""
         return [away_from(r) for r in await self._rows(sql.AWAYS_DUE, ts(now), limit)]
@@ -70,17 +75,22 @@ class AwayStore(Driver):
         ends_at: datetime,
         notice: Notice,
         void_notice: VoidNotice,
+        untold_only: bool = False,
     ) -> list[SeatRecord]:
         """The player is away from `at` until `ends_at` (a player already away keeps
         when they left): every seat they play in a running game is marked with its game's
         policy, in the same transaction as each game's `notice`; where the AI plays, its
         move is owed at once; an open vote about such a seat is void (`void_notice`).
-        Returns the seats marked."""
+        Returns the seats marked. With `untold_only`, only the seats not marked yet, and
+        only while the player is still away."""
 
         async def work(tx: Tx) -> list[SeatRecord]:
+            if untold_only and await one(tx, sql.AWAY, user_id) is None:
+                return []
             await tx.run(sql.PUT_AWAY, user_id, ts(at), ts(ends_at))
             marked = []
-            for row in await tx.rows(self.dialect.fill(sql.SEATS_PLAYED), user_id):
+            played = self.dialect.fill(sql.SEATS_PLAYED)
+            for row in await tx.rows(played, user_id, not untold_only):
                 policy: AwayPolicy = row["away_policy"]
                 seat = replace(sql.seat_from(row), away=policy)
                 await tx.run(sql.SET_SEAT_AWAY, policy, seat.game_id, seat.seat)

@@ -274,7 +274,16 @@ _SEAT_OF_GAME = ", ".join(f"s.{c.strip()}" for c in SEAT_COLUMNS.split(","))
 SEATS_PLAYED = (
     f"SELECT {_SEAT_OF_GAME}, g.away_policy, g.reminder_seconds FROM seats s"
     " JOIN games g ON g.id = s.game_id WHERE g.status = 'active' AND s.ai = 0"
-    " AND COALESCE(s.substitute_id, s.user_id) = $1 ORDER BY s.game_id, s.seat{lock of g}"
+    " AND COALESCE(s.substitute_id, s.user_id) = $1 AND ($2 OR s.away IS NULL)"
+    " ORDER BY s.game_id, s.seat{lock of g}"
+)
+# players away who play a seat of a running game not told yet (it started, or they took
+# the seat, while they were away), through the seats' indexes by user and substitute
+AWAYS_UNTOLD = (
+    f"SELECT DISTINCT {', '.join('a.' + c for c in AWAY_COLUMNS.split(', '))} FROM away a"
+    " JOIN seats s ON (s.user_id = a.user_id OR s.substitute_id = a.user_id)"
+    " JOIN games g ON g.id = s.game_id WHERE g.status = 'active' AND s.ai = 0"
+    " AND s.away IS NULL AND COALESCE(s.substitute_id, s.user_id) = a.user_id LIMIT $1"
 )
 # the seats marked away for a player (whoever plays them now), the same way
 SEATS_AWAY = (

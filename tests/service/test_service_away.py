@@ -61,6 +61,10 @@ async def test_away_for_days_waits_reminds_nobody_and_ends_on_its_day(tmp_path: 
         due = await service.notifications.due_reminders()
         assert all(d.user_id != user for d in due)
         assert {d.game_id for d in due} <= {later.id}
+        # it is told by the scheduler, once
+        assert await service.away.tell_late() == 1
+        assert await service.away.tell_late() == 0
+        assert [change for change, _ in await news(service, later.id)] == ["away"]
         assert await service.owed_moves() == []  # the game waits
         assert await service.away.end_due() == 0
         clock.advance(DAY)
@@ -68,6 +72,7 @@ async def test_away_for_days_waits_reminds_nobody_and_ends_on_its_day(tmp_path: 
         assert await service.away.end_due() == 0
         assert await service.away.of(user) is None
         assert await news(service, info.id) == [("away", seat.label), ("back", seat.label)]
+        assert [change for change, _ in await news(service, later.id)] == ["away", "back"]
         [row] = await service.store.reminders(info.id)
         assert row.next_at >= clock.now + timedelta(seconds=info.reminder_seconds) / 2
         assert all(s.away is None for s in await service.store.seats(info.id))
