@@ -278,12 +278,15 @@ SEATS_PLAYED = (
     " ORDER BY s.game_id, s.seat{lock of g}"
 )
 # players away who play a seat of a running game not told yet (it started, or they took
-# the seat, while they were away), through the seats' indexes by user and substitute
+# the seat, while they were away): from the players away (CROSS JOIN keeps SQLite to
+# that order) through the seats' indexes by user and substitute, so a round costs
+# nothing while nobody is away
 AWAYS_UNTOLD = (
     f"SELECT DISTINCT {', '.join('a.' + c for c in AWAY_COLUMNS.split(', '))} FROM away a"
-    " JOIN seats s ON (s.user_id = a.user_id OR s.substitute_id = a.user_id)"
-    " JOIN games g ON g.id = s.game_id WHERE g.status = 'active' AND s.ai = 0"
-    " AND s.away IS NULL AND COALESCE(s.substitute_id, s.user_id) = a.user_id LIMIT $1"
+    " CROSS JOIN seats s CROSS JOIN games g"
+    " WHERE (s.user_id = a.user_id OR s.substitute_id = a.user_id) AND g.id = s.game_id"
+    " AND g.status = 'active' AND s.ai = 0 AND s.away IS NULL"
+    " AND COALESCE(s.substitute_id, s.user_id) = a.user_id LIMIT $1"
 )
 # the seats marked away for a player (whoever plays them now), the same way
 SEATS_AWAY = (

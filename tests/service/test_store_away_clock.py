@@ -61,8 +61,11 @@ def test_the_scheduler_finds_clocks_and_aways_through_their_indexes() -> None:
     db = sqlite3.connect(":memory:")
     build(db, upto=LATEST_VERSION)
     plans = {}
-    for name in ("CLOCKS_DUE", "AWAYS_DUE"):
+    for name in ("CLOCKS_DUE", "AWAYS_DUE", "AWAYS_UNTOLD"):
         statement = sql.for_sqlite(sql.Dialect(locks=False).fill(getattr(sql, name)))
-        plans[name] = [r[3] for r in db.execute("EXPLAIN QUERY PLAN " + statement, (0, 10))]
+        params = (0, 10)[-statement.count("?") :]
+        plans[name] = [r[3] for r in db.execute("EXPLAIN QUERY PLAN " + statement, params)]
     assert plans["CLOCKS_DUE"][0] == "SCAN g USING INDEX games_with_clock"
     assert plans["AWAYS_DUE"] == ["SEARCH away USING INDEX away_by_end (ends_at<?)"]
+    assert plans["AWAYS_UNTOLD"][0].startswith("SCAN a")
+    assert not any(step.startswith("SCAN s") for step in plans["AWAYS_UNTOLD"])
