@@ -38,7 +38,7 @@ from bot.service.loading import load
 from bot.service.notifications import Notifications
 from bot.service.protocol import A, GameRules, S
 from bot.service.reminders import zone
-from bot.store import GameRecord, SeatRecord, Store
+from bot.store import GameRecord, SeatRecord, Store, StoreError
 from bot.store.community import Beat, RatingRecord
 
 log = logging.getLogger("bot.service.community")
@@ -261,16 +261,22 @@ class Community(Generic[S, A]):
             return len(games)
 
     async def _rate(self, game: GameRecord) -> None:
+        """Rate one finished game (or mark it looked at and not rated). A game that
+        cannot be read or whose outcome makes no sense is logged and left unrated, so
+        it never holds up the games that ended after it; a store that fails raises."""
         now = self._clock()
         new: list[RatingRecord] = []
+        lines: list[Line] = []
         try:
             loaded = await load(self.store, self.rules, game.id)
             outcome = None if loaded.state is None else self.rules.outcome(loaded.state)
-        except ServiceError as exc:  # a damaged game: looked at, never rated
+            if outcome is not None and game.guild_id is not None:
+                lines = lines_of(outcome, loaded.seats)
+        except StoreError:
+            raise
+        except Exception as exc:  # a damaged game: looked at, never rated
             log.warning("game %s: not rated (%s)", game.id, exc)
-            outcome = None
-        if outcome is not None and game.guild_id is not None:
-            lines = lines_of(outcome, loaded.seats)
+        if lines and game.guild_id is not None:
             users = [u for line in lines for u in line.users]
             held = await self.store.ratings(game.guild_id, users)
             new = rated(lines, held, game.guild_id, now)

@@ -116,7 +116,13 @@ async def test_five_games_rate_the_board_as_openskill_does_and_opting_out_hides(
             for seat, user in users.items():
                 games[user] += 1
                 wins[user] += seat in outcome["winning_seats"]
-        assert await community.rate_finished() == len(plays)
+        # a game marked over without a result (as a damaged one reads): looked at, not
+        # rated, and it holds up none of the others
+        odd = await game_here(service, (C, E))
+        assert await service.store.set_status(
+            odd.id, "over", only_from=("active",), at=service.now()
+        )
+        assert await community.rate_finished() == len(plays) + 1
         assert await community.rate_finished() == 0  # each game is rated once
 
         board = await community.leaderboard(GUILD, A, least_games=1)
