@@ -24,6 +24,7 @@ BENCHMARKS = [
     ("bot: one turn through discord.py (SimCord)", "bot_bench"),
     ("AI: decision time, win rate, scores", "ai_bench"),
     ("load: 200 games acting at once on each store", "load_bench"),
+    ("ratings: the leaderboard over 10,000 finished games", "ratings_bench"),
 ]
 
 
