@@ -173,11 +173,6 @@ class TurnClock:
             if c.due is not None and c.since == c.waiting_since and c.stage < RAN_OUT
         }
 
-    async def first_deadline(self, start: datetime, seconds: int, user_id: int | None) -> datetime:
-        """A turn's deadline if it began at `start` (the turn post shows it)."""
-        prefs = await self._prefs(user_id)
-        return playing_deadline(start, timedelta(seconds=seconds), prefs)
-
     async def run_due(self) -> ClockNews:
         """Set the clocks of new turns, send each clock's one reminder, and apply the
         game's policy to each clock that ran out; each under its duty, each step a
