@@ -22,6 +22,7 @@ from bot.features.admin import AdminCommands
 from bot.features.away import AwayCommands
 from bot.features.games import GamesCommands
 from bot.features.lobby import CHANNEL_PERMISSIONS, LobbyCommands
+from bot.features.rematch import RematchCommands
 from bot.i18n.catalogue import N_
 from bot.mountain_king import FACE
 from bot.mountain_king import FEATURES as GAME_FEATURES
@@ -46,6 +47,7 @@ FEATURES: tuple[FeatureMaker, ...] = (
     LobbyCommands,
     *GAME_FEATURES,
     GamesCommands,
+    RematchCommands,
     AdminCommands,
     AwayCommands,
 )

@@ -121,9 +121,16 @@ class JoinButton(LobbyButton, template=template("join")):
     button_style = discord.ButtonStyle.primary
 
     async def seat(self, interaction: discord.Interaction[MountainBot]) -> GameInfo:
-        return await interaction.client.service.seating.join(
+        service = interaction.client.service
+        info = await service.seating.join(
             self.game_id, interaction.user.id, name=interaction.user.display_name
         )
+        # a rematch starts by itself once its table is full
+        return await service.rematches.started_when_full(info)
+
+    async def then(self, bot: MountainBot, info: GameInfo) -> None:
+        if info.status != "open":
+            await bot.delivered(info.id)
 
 
 class LeaveButton(LobbyButton, template=template("leave")):

@@ -23,6 +23,7 @@ from bot.buttons import GameButton, template, view_of
 from bot.client import MountainBot, game_language, reader
 from bot.courier import Attachment, Maker, Outgoing
 from bot.features.base import Feature
+from bot.features.rematch import rematch_view
 from bot.i18n.catalogue import ENGLISH, N_, Messages, translator_for
 from bot.mountain_king.alt import (
     board_alt,
@@ -242,8 +243,8 @@ class TurnCommands(Feature):
 
     async def game_over(self, owed: Owed, info: GameInfo) -> Outgoing | None:
         """The winners, the game's summary, the score sheet, the game as an animation
-        of the board after every turn, and the record (checked to replay to the result
-        before it is attached)."""
+        of the board after every turn, the record (checked to replay to the result
+        before it is attached), and the Rematch button."""
         over = owed.payload
         assert isinstance(over, GameOver)
         view: GameView[View] = await self.bot.service.view(info.id, None)
@@ -266,7 +267,7 @@ class TurnCommands(Feature):
         entries = await self.bot.service.history.log(info.id)
         summary = summary_text(entries, [v for v, _ in frames], view.outcome, info.seats, m)
         text = f"{game_over_text(over, record_name, m)}\n{summary}"
-        return Outgoing(text, files=files)
+        return Outgoing(text, files=files, view=rematch_view(info, m))
 
     async def reply(self, owed: Owed, info: GameInfo) -> Outgoing | None:
         """The private answer the command that acted could not give (its process

@@ -60,6 +60,7 @@ from bot.service.notifications import Notifications, waiting_rows
 from bot.service.outbox import Fresh, Outbox
 from bot.service.owed import StartPost
 from bot.service.protocol import A, Asked, GameRules, S, StoryData, V
+from bot.service.rematches import Rematches
 from bot.service.results import (
     ActionPreview,
     ActResult,
@@ -140,6 +141,7 @@ class GameService(Generic[S, A, V]):
         self._locks = GameLocks()
         self.seating = Seating(store, rules, self._clock, self._locks)
         self.history = History(store, rules)
+        self.rematches = Rematches(store, rules, self._clock, self.start)
         self.your_games = YourGames(store, rules, self._clock, self.notifications, self.duties)
         self.community = Community(store, rules, self._clock, self.duties, self.notifications)
 

@@ -53,6 +53,7 @@ from bot.store.records import (
     VoteRecord,
     VoteStatus,
 )
+from bot.store.rematches import RematchStore
 from bot.store.sql import Row, ts
 
 T = TypeVar("T")
@@ -62,10 +63,11 @@ R = TypeVar("R")
 PRUNE_BATCH = 500
 
 
-class Store(CommunityStore, AwayStore):
+class Store(RematchStore, CommunityStore, AwayStore):
     """Persistent games, seats, action logs and the bot's bookkeeping (and, from
     `CommunityStore`, the ratings and the rows of a player's stats; from `AwayStore`,
-    players away and the games' turn clocks)."""
+    players away and the games' turn clocks; from `RematchStore`, rematches and a
+    server's lobbies)."""
 
     # --- games and seats -------------------------------------------------------------
 

@@ -364,6 +364,22 @@ MIGRATIONS: tuple[Migration, ...] = (
             """,
         ),
     ),
+    Migration(
+        11,
+        "rematches and open lobbies: a finished game's one rematch, a server's lobbies",
+        (
+            # the rematch made from a finished game's post: one per game (its key), the
+            # new game's row written in the same transaction
+            """
+            CREATE TABLE IF NOT EXISTS rematches (
+                game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+                rematch_id INTEGER NOT NULL UNIQUE REFERENCES games (id) ON DELETE CASCADE
+            )
+            """,
+            # `/mk games open:True`: a server's games not started yet
+            "CREATE INDEX IF NOT EXISTS games_open ON games (guild_id, id) WHERE status = 'open'",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

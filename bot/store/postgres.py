@@ -93,6 +93,7 @@ TABLES = (
     "ratings",
     "rated_games",
     "stats_hidden",
+    "rematches",
 )
 # not copied: `duty_claims` (which running process holds a duty means nothing in a copy)
 

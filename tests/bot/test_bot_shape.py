@@ -17,6 +17,7 @@ from bot.app import FEATURES, GENERIC_ERROR
 from bot.buttons import GameButton
 from bot.features.admin import AcceptSeatButton
 from bot.features.lobby import AddAIButton, JoinButton, LeaveButton, StartButton
+from bot.features.rematch import RematchButton
 from bot.mountain_king.draft import KeepButton
 from bot.mountain_king.turn import CancelButton, ConfirmButton
 from bot.reminders import MuteButton, VoteButton
@@ -39,6 +40,7 @@ POSTED: list[tuple[str, type[GameButton], dict[str, Any]]] = [
     ("mk:vskip:7:40:1", VoteButton, {"seq": 40, "seat": 1, "choice": "skip"}),
     ("mk:vauto:7:40:0", VoteButton, {"seat": 0, "choice": "autopilot"}),
     ("mk:mute:7:0:", MuteButton, {"game_id": 7}),
+    ("mk:rematch:7:0:", RematchButton, {"game_id": 7}),
     (
         "mk:seatok:7:3735928559:1:1456074443980800009:1456074443980800008",
         AcceptSeatButton,
