@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from pg_server import PgServer, find_bindir
@@ -75,6 +76,29 @@ def pg_server() -> Iterator[PgServer]:
         raise
     yield server
     server.stop()
+
+
+# test files whose tests one worker runs together under pytest-xdist: they share what
+# they compute (test_ai's games, kept by `mode_game`) instead of each worker computing it
+ONE_WORKER_FILES = ("tests/test_ai.py",)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """`-n` deals tests out one by one as `--dist load` does, except that each file of
+    ONE_WORKER_FILES goes to one worker whole (and first: the longest unit). xdist's
+    own `xdist_group` marks name no group under this pytest (the node ids it would
+    suffix stay as they are), hence the files by name."""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class OneWorkerFiles(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return path if path in ONE_WORKER_FILES else nodeid
+
+    return OneWorkerFiles(config, log)
 
 
 def _is_postgres(nodeid: str) -> bool:

@@ -36,6 +36,9 @@ from rules.state import GameConfig, State, Turn, make_config
 
 WIN_GAMES = 8  # 1 heuristic against 3 random players (the benchmark plays many more)
 
+# one worker runs every test here (tests/conftest.py, ONE_WORKER_FILES), so the games
+# `mode_game` keeps are played once and shared by the tests that read them
+
 
 def strict_ai(state: State, seat: int, rng: random.Random) -> Action:
     """The AI without its safety net: an illegal choice fails the test."""
@@ -86,10 +89,14 @@ class Diverged(Exception):
 
 
 def test_same_seed_same_game() -> None:
-    config = make_config(players=3)
+    """The first game is the 3-player game of the legality test above (heuristic,
+    random, heuristic; played checked, shared); the same seed played again, in place,
+    is the same game."""
+    config = make_config(**MODES["3p"])
     policies: list[Policy | str] = ["heuristic", "random", "heuristic"]
-    first = play_game(config, 5, policies)
-    second = play_game(config, 5, policies)
+    first = mode_game("3p", True)
+    assert first.config == config
+    second = play_game(config, first.seed, policies)
     assert first.record() == second.record()
     # another policy seed plays another game: it leaves the first one's actions (it is
     # stopped there; had it followed them to the end, it would have been the same game)
@@ -103,7 +110,7 @@ def test_same_seed_same_game() -> None:
         played += 1
 
     with pytest.raises(Diverged):
-        play_game(config, 5, policies, policy_seed=6, on_action=on_the_path)
+        play_game(config, first.seed, policies, policy_seed=first.seed + 1, on_action=on_the_path)
 
 
 def test_play_game_with_random_players_is_play_random_game() -> None:
