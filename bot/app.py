@@ -20,6 +20,7 @@ from bot.buttons import game_pressed
 from bot.client import FeatureMaker, MountainBot, ShardedMountainBot, reader
 from bot.features.admin import AdminCommands
 from bot.features.away import AwayCommands
+from bot.features.community import CommunityCommands
 from bot.features.games import GamesCommands
 from bot.features.lobby import CHANNEL_PERMISSIONS, LobbyCommands
 from bot.features.rematch import RematchCommands
@@ -50,6 +51,7 @@ FEATURES: tuple[FeatureMaker, ...] = (
     RematchCommands,
     AdminCommands,
     AwayCommands,
+    CommunityCommands,
 )
 
 

@@ -31,7 +31,7 @@ def time_news_text(news: SeatNews, messages: Messages = ENGLISH) -> str:
 
 
 def policy_text(policy: str, messages: Messages = ENGLISH) -> str:
-    """The answer to `/mk settings away:`."""
+    """The answer to `/mk admin what:settings away:`."""
     if policy == "ai":
         return messages.gettext("While a player is away, the AI now plays their turns.")
     return messages.gettext("While a player is away, the game now waits for them.")

@@ -218,23 +218,16 @@ class AdminCommands(Feature):
         text += "\n" + stats_shown_text(hidden, reader(interaction))
         await interaction.response.send_message(text, ephemeral=True)
 
-    @app_commands.command(
-        name="settings", description="The game's settings: the language of its posts"
-    )
-    @app_commands.describe(
-        language="The language of the game's public posts (the creator or a server admin)",
-        away="While a player is away (/mk away): the game waits, or the AI plays their turns",
-    )
-    @app_commands.choices(language=LANGUAGE_CHOICES)
     async def settings(
         self,
         interaction: discord.Interaction[MountainBot],
         language: str | None = None,
         away: Literal["wait", "ai"] | None = None,
     ) -> None:
-        """Show the game's settings; change its language (its creator or a server
-        admin). Each player's private answers stay in their own client's language."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        """`/mk admin what:settings`: show the game's settings; change its language or its
+        away policy (its creator or a server admin). Each player's private answers stay
+        in their own client's language. (A subcommand of its own no more: /mk holds at
+        most 25, Discord's limit.)"""
         bot = self.bot
         game = await bot.game(interaction)
         m = reader(interaction)
@@ -247,7 +240,7 @@ class AdminCommands(Feature):
         elif language is None:
             text = m.gettext(
                 "The game's posts are in {language}. Its creator (or a server admin) changes"
-                " that with `/mk settings language:`.",
+                " that with `/mk admin what:settings language:`.",
                 language=language_name(game.language),
             )
         else:
@@ -266,28 +259,43 @@ class AdminCommands(Feature):
     @app_commands.command(
         name="admin",
         description=(
-            "Game admin: autopilot, substitute (the new player accepts; an admin assigns),"
-            " return, kick, abandon"
+            "Game admin: settings, autopilot, substitute (the new player accepts; an admin"
+            " assigns), return, kick, abandon"
         ),
     )
     @app_commands.describe(
-        what="substitute: offer the seat, the new player accepts; return: its player takes it back",
+        what="settings: the game's language and away policy; substitute: offer the seat, the new"
+        " player accepts; return: its player takes it back",
         player="The player concerned",
         seat="Or the seat concerned, by colour (a seat nobody holds after a kick)",
         substitute="Who is offered the seat (substitute); yourself to ask for it",
+        language="settings: the language of the game's public posts",
+        away="settings: while a player is away (/mk away), the game waits or the AI plays",
     )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     async def admin(
         self,
         interaction: discord.Interaction[MountainBot],
-        what: Literal["autopilot-on", "autopilot-off", "substitute", "return", "kick", "abandon"],
+        what: Literal[
+            "settings", "autopilot-on", "autopilot-off", "substitute", "return", "kick", "abandon"
+        ],
         player: discord.Member | None = None,
         seat: SeatColour | None = None,
         substitute: discord.Member | None = None,
+        language: str | None = None,
+        away: Literal["wait", "ai"] | None = None,
     ) -> None:
         """The game admin's tools. Seats belong to their players (`seats.SEAT_RULE`):
         `substitute` offers a seat, which the new player accepts with a button (a server
         admin assigns it at once), and a seat's own player can always `return` to it."""
         await interaction.response.defer(ephemeral=True, thinking=True)
+        if what == "settings":
+            await self.settings(interaction, language, away)
+            return
+        if language is not None or away is not None:
+            raise ServiceError(
+                N_("`language` and `away` are the game's settings: give them with what:settings.")
+            )
         bot = self.bot
         service = bot.service
         game = await bot.game(interaction)

@@ -251,7 +251,7 @@ def status_text(
         lines.append(
             m.gettext(
                 "The game's posts are in {language} (its creator changes that with"
-                " `/mk settings`).",
+                " `/mk admin what:settings`).",
                 language=language_name(language),
             )
         )

@@ -1,4 +1,4 @@
-"""`/mk stats` and `/mk leaderboard` through the real bot: one-sentence refusals on an
+"""`/mk stats card` and `/mk stats leaderboard` through the real bot: one-sentence refusals on an
 empty server, a private card (a PNG with its alt text) and its shared post, the board
 with the asker's place, and `/mk notify stats:False` hiding a player from both."""
 
@@ -7,24 +7,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pytest
 from bot_harness import TableOf, open_game, pngs
 
-from bot import app
 from bot.client import MountainBot
-from bot.features.away import AwayCommands
-from bot.features.community import CommunityCommands
 from bot.store import SnapshotRecord
 from rules.selfplay import play_random_game
 from rules.state import make_config
-
-
-@pytest.fixture(autouse=True)
-def stats_on_mk(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Discord gives `/mk` at most 25 subcommands and it has 25: until one is freed for
-    `/mk stats` (docs/table.md), this test's bot leaves `/mk away` out for it."""
-    features = tuple(f for f in app.FEATURES if f is not AwayCommands)
-    monkeypatch.setattr(app, "FEATURES", (*features, CommunityCommands))
 
 
 async def finish(bot: MountainBot, game_id: int) -> None:

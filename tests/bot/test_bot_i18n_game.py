@@ -1,6 +1,6 @@
 """A game in Polish at a table of a Polish and a Spanish player, through the real
 discord.py bot: the game's public posts are in the game's language (chosen with
-`/mk new language:`, stored with the game, changed with `/mk settings`), each player's
+`/mk new language:`, stored with the game, changed with `/mk admin what:settings`), each player's
 private answers and refusals in their own client's language, and their direct
 messages in the language they last used.
 
@@ -185,14 +185,14 @@ async def test_the_language_defaults_to_the_servers_and_the_creator_changes_it(
         labels = [label for _, label in buttons_on(lobby)]
         assert labels == ["Unirse", "Salir", "Añadir IA", "Empezar"]
         # only the creator (or a server admin) changes it; anyone may look
-        shown = await ola.slash(thread, "mk settings")
+        shown = await ola.slash(thread, "mk admin", what="settings")
         assert "Wpisy gry są w języku: Español" in shown.response.content
-        refused = await ola.slash(thread, "mk settings", language="pl")
+        refused = await ola.slash(thread, "mk admin", what="settings", language="pl")
         assert refused.response.content == (
             "Tylko twórca gry albo administrator serwera może zmienić język gry."
         )
         assert (await bot.service.info(game_id)).language == "es"
-        changed = await ana.slash(thread, "mk settings", language="pl")
+        changed = await ana.slash(thread, "mk admin", what="settings", language="pl")
         assert "Desde ahora los mensajes de la partida están en Polski" in (
             changed.response.content
         )
@@ -233,7 +233,7 @@ async def test_a_players_direct_messages_come_in_the_language_they_last_used(
         assert [label for _, label in buttons_on(dm)] == ["Wycisz w tej turze"]
         # Ola opens the game on a Spanish client: her next messages come in Spanish
         locales[ola.id] = "es-ES"
-        await ola.slash(thread, "mk settings")
+        await ola.slash(thread, "mk admin", what="settings")
         clock.now += timedelta(hours=13)
         assert await scheduler(bot).send_reminders() == 1
         dm = ola_user.dm_channel.history()[-1]
@@ -579,7 +579,7 @@ async def _looking_around(thread: Any, player: Any, other: Any) -> None:
         ("mk market", {"share": True}),
         ("mk scores", {}),
         ("mk games", {}),
-        ("mk settings", {}),
+        ("mk admin", {"what": "settings"}),
         ("mk notify", {"quiet_from": 22, "quiet_to": 7}),
         ("mk help", {}),
     ):

@@ -111,3 +111,24 @@ async def test_the_scheduler_task_lives_as_long_as_its_cog(tmp_path: Path) -> No
         assert bot.get_cog("Scheduler") is None
     finally:
         await bot.service.store.close()
+
+
+# Discord's limits on one command's tree (discord.py refuses the 26th child)
+MOST_CHILDREN = 25
+
+
+async def test_every_group_of_commands_fits_discords_limit(tmp_path: Path) -> None:
+    """/mk and each of its groups hold at most 25 children: the bot that has them all
+    installs, and /mk is full only as far as Discord allows."""
+    bot = await make_bot(tmp_path / "db.sqlite3")
+    try:
+        await bot.add_commands()
+        groups = [bot.mk]
+        groups += [c for c in bot.mk.walk_commands() if isinstance(c, discord.app_commands.Group)]
+        assert len(groups) >= 2, "the stats group is one of them"
+        for group in groups:
+            assert len(group.commands) <= MOST_CHILDREN, (group.name, len(group.commands))
+        names = {c.name for c in bot.mk.commands}
+        assert {"stats", "away", "games", "admin"} <= names, names
+    finally:
+        await bot.service.store.close()
