@@ -70,9 +70,9 @@ class Rematches(Generic[S, A]):
         if made is None:
             raise GameNotFoundError(game_id)
         record, now = made
-        new, new_seats_ = await game_and_seats(self.store, record.id)
+        new, seated = await game_and_seats(self.store, record.id)
         invited = tuple(dict.fromkeys(s.user_id for s in seats if s.user_id is not None))
-        return Rematch(game_info(self.rules, new, new_seats_), game_id, now, invited)
+        return Rematch(game_info(self.rules, new, seated), game_id, now, invited)
 
     async def started_when_full(self, info: GameInfo) -> GameInfo:
         """A rematch whose seats are all taken is started (by the table: nobody needs
