@@ -259,13 +259,13 @@ class AdminCommands(Feature):
     @app_commands.command(
         name="admin",
         description=(
-            "Game admin: settings, autopilot, substitute (the new player accepts; an admin"
-            " assigns), return, kick, abandon"
+            "Game admin: settings, autopilot, substitute (they accept; an admin assigns),"
+            " return, kick, abandon"
         ),
     )
     @app_commands.describe(
-        what="settings: the game's language and away policy; substitute: offer the seat, the new"
-        " player accepts; return: its player takes it back",
+        what="settings: language, away policy; substitute: offer a seat, they accept; return: take it"
+        " back",
         player="The player concerned",
         seat="Or the seat concerned, by colour (a seat nobody holds after a kick)",
         substitute="Who is offered the seat (substitute); yourself to ask for it",
