@@ -5,7 +5,8 @@ number: a larger one would raise `OverflowError` deep in the store. An action is
 in notation (bounded in length) or one of the rules' own action values; anything else
 (a number, a dict, None, bytes...) would reach the rules engine and fail there with an
 `AssertionError` or worse. Each refusal is a `ServiceError` with a sentence, raised
-before the game is loaded, so nothing is stored.
+before the game is loaded, so nothing is stored. A game's language is one of the
+catalogue's (`check_language`).
 
     check_arguments(game_id, user_id, optional=(interaction_id,), action=action)
 """
@@ -14,8 +15,8 @@ from __future__ import annotations
 
 from typing import Final, TypeGuard
 
-from bot.i18n.catalogue import N_
-from bot.service.errors import GameNotFoundError, ServiceError
+from bot.i18n.catalogue import LANGUAGES, N_
+from bot.service.errors import GameNotFoundError, InvalidSettingError, ServiceError, echo
 
 # SQLite's INTEGER is a signed 64-bit number
 ID_MIN: Final = -(2**63)
@@ -101,3 +102,13 @@ def _kind(value: object) -> str:
     if value is None:
         return "nothing (None)"
     return f"a value of type {type(value).__name__}"
+
+
+def check_language(language: object) -> None:
+    """A language the game's posts can be written in (a catalogue's language)."""
+    if language not in LANGUAGES:
+        raise InvalidSettingError(
+            N_("There is no language {language} here: choose one of {languages}."),
+            language=echo(language),
+            languages=", ".join(LANGUAGES),
+        )

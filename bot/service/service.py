@@ -24,10 +24,10 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Generic
 
-from bot.i18n.catalogue import LANGUAGES, N_, SOURCE_LANGUAGE
+from bot.i18n.catalogue import N_, SOURCE_LANGUAGE
 from bot.service import stories
 from bot.service.appending import Keep, again_if_overtaken, append, earlier_result
-from bot.service.arguments import ABSENT, check_arguments
+from bot.service.arguments import ABSENT, check_arguments, check_language
 from bot.service.away import Away
 from bot.service.clock import TurnClock
 from bot.service.community import Community
@@ -37,12 +37,10 @@ from bot.service.errors import (
     GameMovedOnError,
     GameNotFoundError,
     GameStateError,
-    InvalidSettingError,
     NotAllowedError,
     SeatingError,
     SeatMovedOnError,
     ServiceError,
-    echo,
 )
 from bot.service.history import History
 from bot.service.loading import (
@@ -697,13 +695,3 @@ def _started(loaded: Loaded[S]) -> S:
 
 def _utc_now() -> datetime:
     return datetime.now(UTC)
-
-
-def check_language(language: object) -> None:
-    """A language the game's posts can be written in (a catalogue's language)."""
-    if language not in LANGUAGES:
-        raise InvalidSettingError(
-            N_("There is no language {language} here: choose one of {languages}."),
-            language=echo(language),
-            languages=", ".join(LANGUAGES),
-        )
