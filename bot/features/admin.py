@@ -264,8 +264,10 @@ class AdminCommands(Feature):
         ),
     )
     @app_commands.describe(
-        what="settings: language, away policy; substitute: offer a seat, they accept; return: take it"
-        " back",
+        what=(
+            "settings: language, away policy; substitute: offer a seat, they accept; return:"
+            " take it back"
+        ),
         player="The player concerned",
         seat="Or the seat concerned, by colour (a seat nobody holds after a kick)",
         substitute="Who is offered the seat (substitute); yourself to ask for it",
