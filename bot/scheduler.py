@@ -17,7 +17,9 @@ crowds out another:
 7. a scheduled backup of the database when one is due (settings BACKUP_DIR,
    BACKUP_HOURS, BACKUP_KEEP; none without BACKUP_DIR);
 8. rating the games that ended since the last round (OpenSkill, per server:
-   bot/service/community.py), so the leaderboard reads a table kept up to date.
+   bot/service/community.py), so the leaderboard reads a table kept up to date;
+9. tidying servers (bot/service/tidy.py): idle games warned, then ended as abandoned,
+   lobbies never started closed, each with its post.
 
 At start-up a background task also checks a random sample of the stored games (a
 whole-log replay each) and logs any broken one, without delaying the first round.
@@ -44,6 +46,8 @@ overtaken once its lease ran out, the duty is one that may be done twice harmles
 | digests | `digest:<user>` | no: claimed while due, before the DM (at most once) |
 | backups | `backup`, then resting `BACKUP_HOURS` | a second copy, in a new file |
 | ratings | `ratings` | no: a game is marked rated in the write that rates it |
+| idle games | `idle:<game>` | no: warned or ended only as the sweep read it |
+| stale lobbies | `lobby:<game>` | no: closed only while open |
 """
 
 from __future__ import annotations
@@ -93,6 +97,7 @@ class Round:
     digests: int = 0
     backups: int = 0
     rated: int = 0
+    tidied: int = 0
 
 
 class Scheduler(commands.Cog):
@@ -157,6 +162,10 @@ class Scheduler(commands.Cog):
         done.digests = await self.send_digests()
         done.backups = await self.back_up_if_due()
         done.rated = await service.community.rate_finished()
+        tidied = await service.tidy.run_due()
+        done.tidied = len(tidied)
+        for game_id in sorted(tidied):  # the warning, the end with its record, the close
+            await self.bot.courier.deliver(game_id)
         return done
 
     async def send_reminders(self) -> int:

@@ -5,6 +5,7 @@ button on a reminder and the table's vote about an absent player are the schedul
 
 from __future__ import annotations
 
+import json
 import re
 from contextlib import suppress
 from dataclasses import replace
@@ -16,7 +17,7 @@ from discord import app_commands
 from bot.buttons import GameButton, template, view_of
 from bot.client import MountainBot, game_language, reader
 from bot.community_texts import stats_shown_text
-from bot.courier import Maker, Outgoing
+from bot.courier import Attachment, Maker, Outgoing
 from bot.features.away import time_news
 from bot.features.base import Feature
 from bot.features.lobby import LANGUAGE_CHOICES
@@ -24,7 +25,7 @@ from bot.i18n.catalogue import N_, Messages
 from bot.offers import SeatColour
 from bot.service import GameInfo, Owed, SeatInfo, ServiceError
 from bot.service.errors import echo
-from bot.service.owed import TIME_CHANGES, SeatNews
+from bot.service.owed import TIDY_CHANGES, TIME_CHANGES, SeatNews
 from bot.service.seats import SeatOffer
 from bot.store import OwedKind
 from bot.texts import (
@@ -34,6 +35,7 @@ from bot.texts import (
     notify_text,
     seat_text,
 )
+from bot.tidy_texts import idle_days_text, idle_record_alt, tidy_news_text
 from bot.time_texts import policy_text
 from bot.words import colour_name
 
@@ -151,6 +153,8 @@ class AdminCommands(Feature):
         assert isinstance(news, SeatNews)
         if news.change in TIME_CHANGES:
             return time_news(news, info)
+        if news.change in TIDY_CHANGES:
+            return await self.tidy_news(news, info)
         posts = game_language(info)
         if news.change != "offered":
             return Outgoing(seat_text(news, posts))
@@ -167,6 +171,25 @@ class AdminCommands(Feature):
         return Outgoing(
             seat_text(news, posts), view=view_of(button), mentions=mention_only(news.accepter_id)
         )
+
+    async def tidy_news(self, news: SeatNews, info: GameInfo) -> Outgoing:
+        """An idle game warned or ended (with its record), a lobby closed: no pings."""
+        posts = game_language(info)
+        files: list[Attachment] = []
+        if news.change == "idle-ended":
+            record = await self.bot.service.history.record(info.id)
+            data = json.dumps(record, indent=1).encode()
+            files.append(Attachment(f"game-{info.id}.json", data, idle_record_alt(posts)))
+        return Outgoing(tidy_news_text(news, posts), files=files, mentions=NO_MENTIONS)
+
+    async def idle_days(self, interaction: discord.Interaction[MountainBot], days: int) -> None:
+        """`/mk admin what:settings idle_days:`: the server's idle days (Manage Server)."""
+        if interaction.guild is None:
+            raise ServiceError(N_("Idle days are a server's setting: set them in a server."))
+        if not self.bot.is_admin(interaction):
+            raise ServiceError(N_("Only a server admin (Manage Server) can set the idle days."))
+        days = await self.bot.service.tidy.set_idle_days(interaction.guild.id, days)
+        await interaction.followup.send(idle_days_text(days, reader(interaction)), ephemeral=True)
 
     @app_commands.command(
         name="notify", description="How you want reminders, and the daily digest of your moves"
@@ -273,6 +296,7 @@ class AdminCommands(Feature):
         substitute="Who is offered the seat (substitute); yourself to ask for it",
         language="settings: the language of the game's public posts",
         away="settings: while a player is away (/mk away), the game waits or the AI plays",
+        idle_days="settings: days without a move before a game is warned (Manage Server)",
     )
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def admin(
@@ -286,14 +310,21 @@ class AdminCommands(Feature):
         substitute: discord.Member | None = None,
         language: str | None = None,
         away: Literal["wait", "ai"] | None = None,
+        idle_days: app_commands.Range[int, 7, 365] | None = None,
     ) -> None:
         """The game admin's tools. Seats belong to their players (`seats.SEAT_RULE`):
         `substitute` offers a seat, which the new player accepts with a button (a server
         admin assigns it at once), and a seat's own player can always `return` to it."""
         await interaction.response.defer(ephemeral=True, thinking=True)
+        if what == "settings" and idle_days is not None:
+            await self.idle_days(interaction, idle_days)
+            if language is None and away is None:
+                return
         if what == "settings":
             await self.settings(interaction, language, away)
             return
+        if idle_days is not None:
+            raise ServiceError(N_("`idle_days` is a server setting: give it with what:settings."))
         if language is not None or away is not None:
             raise ServiceError(
                 N_("`language` and `away` are the game's settings: give them with what:settings.")

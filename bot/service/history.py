@@ -64,12 +64,13 @@ class History(Generic[S, A, V]):
     async def record(self, game_id: int) -> dict[str, Any]:
         """The finished game's record (config, seed, every standing action in notation),
         checked to replay to the stored outcome; raises `CorruptGameError` if it does
-        not. Refused before the end: a record tells every secret."""
+        not. Refused before the end (an abandoned game's ends there): a record tells
+        every secret."""
         check_arguments(game_id)
         loaded = await load(self.store, self.rules, game_id)
         if loaded.game.seed is None or loaded.state is None:
             raise GameStateError(N_("This game has not started yet."))
-        if not self.rules.is_over(loaded.state):
+        if not self.rules.is_over(loaded.state) and loaded.game.status != "abandoned":
             raise GameStateError(N_("The game's record is given when the game is over."))
         entries = await self.store.actions(game_id)
         try:

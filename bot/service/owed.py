@@ -139,9 +139,16 @@ SeatChange = Literal[
     "back",
     "clock",
     "timeout",
+    # the tidy server (bot/service/tidy.py): the game is idle (ending at `until`), it
+    # ended idle as abandoned, the lobby closed never started; told by bot/tidy_texts.py
+    # (the outbox's kinds are fixed by its CHECK: the table's news rides on "seat")
+    "idle",
+    "idle-ended",
+    "lobby-closed",
 ]
 # the changes the time of the table makes (told by bot/time_texts.py)
 TIME_CHANGES: tuple[SeatChange, ...] = ("away", "back", "clock", "timeout")
+TIDY_CHANGES: tuple[SeatChange, ...] = ("idle", "idle-ended", "lobby-closed")
 # how a seat changed hands: the new player accepted an offer, the player who held it
 # agreed to hand it over, a server admin assigned it, nobody was playing it (autopilot
 # or vacant), or its own player took it back
@@ -167,8 +174,10 @@ class SeatNews(_Payload):
     token: int = 0
     # the seat's own player after the change (None: a vacant or AI seat)
     owner_id: int | None = None
-    # away until then; the turn clock's zero
+    # away until then; the turn clock's zero; when an idle game ends
     until: datetime | None = None
+    # days: without a move (idle), or that a lobby waited (lobby-closed)
+    days: int = 0
 
 
 class VoteNews(_Payload):

@@ -78,6 +78,7 @@ from bot.service.seats import (
     seat_of_controller,
 )
 from bot.service.table import Commit, player, stored
+from bot.service.tidy import Tidy
 from bot.service.votes import Votes
 from bot.service.your_games import YourGames
 from bot.store import (
@@ -135,6 +136,7 @@ class GameService(Generic[S, A, V]):
         self.votes = Votes(store, self._clock, self.duties, after_reminders=vote_after_reminders)
         self.away = Away(store, self._clock, self.duties)
         self.clock = TurnClock(store, self._clock, self.duties)
+        self.tidy = Tidy(store, self._clock, self.duties)
         # one lock per game, shared with the parts that change a game (seating)
         self._locks = GameLocks()
         self.seating = Seating(store, rules, self._clock, self._locks)

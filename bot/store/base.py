@@ -55,6 +55,7 @@ from bot.store.records import (
 )
 from bot.store.rematches import RematchStore
 from bot.store.sql import Row, ts
+from bot.store.tidy import TidyStore
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -63,11 +64,11 @@ R = TypeVar("R")
 PRUNE_BATCH = 500
 
 
-class Store(RematchStore, CommunityStore, AwayStore):
+class Store(TidyStore, RematchStore, CommunityStore, AwayStore):
     """Persistent games, seats, action logs and the bot's bookkeeping (and, from
     `CommunityStore`, the ratings and the rows of a player's stats; from `AwayStore`,
     players away and the games' turn clocks; from `RematchStore`, rematches and a
-    server's lobbies)."""
+    server's lobbies; from `TidyStore`, idle games and stale lobbies)."""
 
     # --- games and seats -------------------------------------------------------------
 

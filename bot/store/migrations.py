@@ -380,6 +380,27 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX IF NOT EXISTS games_open ON games (guild_id, id) WHERE status = 'open'",
         ),
     ),
+    Migration(
+        12,
+        "tidy servers: idle games warned then ended, lobbies never started closed",
+        (
+            # a server's setting (Manage Server): days without a move before a game is
+            # warned (none: the default, bot/service/tidy.py)
+            """
+            CREATE TABLE IF NOT EXISTS server_settings (
+                guild_id INTEGER PRIMARY KEY,
+                idle_days INTEGER NOT NULL CHECK (idle_days BETWEEN 7 AND 365),
+                updated_at REAL NOT NULL
+            )
+            """,
+            # when the game was warned it is idle; a move since (updated_at later) resets it
+            "ALTER TABLE games ADD COLUMN idle_warned_at REAL",
+            # the scheduler's two sweeps: running games by their last change, lobbies by age
+            "CREATE INDEX IF NOT EXISTS games_idle ON games (updated_at) WHERE status = 'active'",
+            "CREATE INDEX IF NOT EXISTS games_lobby_age ON games (created_at)"
+            " WHERE status = 'open'",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
