@@ -19,7 +19,9 @@ crowds out another:
 8. rating the games that ended since the last round (OpenSkill, per server:
    bot/service/community.py), so the leaderboard reads a table kept up to date;
 9. tidying servers (bot/service/tidy.py): idle games warned, then ended as abandoned,
-   lobbies never started closed, each with its post.
+   lobbies never started closed, each with its post;
+10. the "you're next" heads-up DMs (bot/service/heads_up.py), each turn marked looked
+   at before its DM is sent: at most one a turn, across restarts.
 
 At start-up a background task also checks a random sample of the stored games (a
 whole-log replay each) and logs any broken one, without delaying the first round.
@@ -48,6 +50,7 @@ overtaken once its lease ran out, the duty is one that may be done twice harmles
 | ratings | `ratings` | no: a game is marked rated in the write that rates it |
 | idle games | `idle:<game>` | no: warned or ended only as the sweep read it |
 | stale lobbies | `lobby:<game>` | no: closed only while open |
+| heads-ups | `heads-up:<game>:<seat>` | no: the turn is marked looked at before the DM |
 """
 
 from __future__ import annotations
@@ -70,8 +73,10 @@ from bot.maintenance import backup_if_due, check_sample
 from bot.reminders import MUTE, MuteButton, VoteButton, vote_message
 from bot.service import DueReminder
 from bot.service.duties import duty
+from bot.service.heads_up import HeadsUp
 from bot.store import StoreError
 from bot.texts import NO_MENTIONS, digest_text, mention_only, reminder_text
+from bot.tidy_texts import heads_up_text
 
 log = logging.getLogger("bot.scheduler")
 
@@ -98,6 +103,7 @@ class Round:
     backups: int = 0
     rated: int = 0
     tidied: int = 0
+    heads_ups: int = 0
 
 
 class Scheduler(commands.Cog):
@@ -117,6 +123,8 @@ class Scheduler(commands.Cog):
         self._pruned_at: datetime | None = None
         self._backup_looked_at: datetime | None = None
         self._sample_task: asyncio.Task[None] | None = None
+        service = bot.service
+        self.heads_up = HeadsUp(service.store, service.rules, service.now, service.duties)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*self.buttons)
@@ -166,6 +174,7 @@ class Scheduler(commands.Cog):
         done.tidied = len(tidied)
         for game_id in sorted(tidied):  # the warning, the end with its record, the close
             await self.bot.courier.deliver(game_id)
+        done.heads_ups = await self.send_heads_ups()
         return done
 
     async def send_reminders(self) -> int:
@@ -285,6 +294,21 @@ class Scheduler(commands.Cog):
                 continue
             except (discord.HTTPException, OSError) as exc:
                 log.warning("user %s: the daily digest could not be sent: %s", user_id, exc)
+                continue
+            sent += 1
+        return sent
+
+    async def send_heads_ups(self) -> int:
+        """DM each "you're next" heads-up owed (each turn was marked before: a refused
+        DM is logged and not tried again). Returns how many were sent."""
+        sent = 0
+        for dm in await self.heads_up.due():
+            try:
+                user = self.bot.get_user(dm.user_id) or await self.bot.fetch_user(dm.user_id)
+                text = heads_up_text(dm, translator_for(dm.language))
+                await user.send(text, allowed_mentions=NO_MENTIONS)
+            except (discord.HTTPException, OSError) as exc:
+                log.warning("user %s: a heads-up could not be sent: %s", dm.user_id, exc)
                 continue
             sent += 1
         return sent

@@ -1,12 +1,14 @@
 """The table's words about tidying a server: an idle game's warning and its end, a
-lobby closed never started, the record's description, and the answer to `/mk admin
-what:settings idle_days:`. Plain values in, text out (like bot.texts)."""
+lobby closed never started, the record's description, the answer to `/mk admin
+what:settings idle_days:`, and the "you're next" heads-up with its `/mk notify` line.
+Plain values in, text out (like bot.texts)."""
 
 from __future__ import annotations
 
 from bot.i18n.catalogue import ENGLISH, Messages
+from bot.service.heads_up import HeadsUpDM
 from bot.service.owed import SeatNews
-from bot.texts import timestamp
+from bot.texts import game_url, timestamp, who
 
 
 def tidy_news_text(news: SeatNews, messages: Messages = ENGLISH) -> str:
@@ -57,3 +59,24 @@ def idle_days_text(days: int, messages: Messages = ENGLISH) -> str:
         days,
         days=days,
     )
+
+
+def heads_up_text(dm: HeadsUpDM, messages: Messages = ENGLISH) -> str:
+    """The "you're next" DM."""
+    m = messages
+    return m.gettext(
+        "You're next in game #{game} ({link}): {player} has just started their turn."
+        " `/mk notify heads_up:False` stops these messages.",
+        game=dm.game.id,
+        link=game_url(dm.game, m),
+        player=who(dm.starting, m),
+    )
+
+
+def heads_up_setting_text(on: bool, messages: Messages = ENGLISH) -> str:
+    """The heads-up's line in the answer to `/mk notify`."""
+    if on:
+        return messages.gettext(
+            "Heads-up: a direct message when the player before you starts their turn."
+        )
+    return messages.gettext("Heads-up: off (`/mk notify heads_up:True` turns it on).")

@@ -35,7 +35,12 @@ from bot.texts import (
     notify_text,
     seat_text,
 )
-from bot.tidy_texts import idle_days_text, idle_record_alt, tidy_news_text
+from bot.tidy_texts import (
+    heads_up_setting_text,
+    idle_days_text,
+    idle_record_alt,
+    tidy_news_text,
+)
 from bot.time_texts import policy_text
 from bot.words import colour_name
 
@@ -201,6 +206,7 @@ class AdminCommands(Feature):
         timezone="Your time zone, e.g. Europe/Warsaw",
         digest="A direct message each morning listing the games that await your move",
         stats="Show your stats and rating to others and on leaderboards (False hides them)",
+        heads_up="A direct message when the player before you starts their turn",
     )
     async def notify(
         self,
@@ -211,6 +217,7 @@ class AdminCommands(Feature):
         timezone: str | None = None,
         digest: bool | None = None,
         stats: bool | None = None,
+        heads_up: bool | None = None,
     ) -> None:
         """Change the settings given (the others stay as they are) and say what they
         are now; the digest is scheduled anew for the time zone and quiet hours."""
@@ -228,6 +235,9 @@ class AdminCommands(Feature):
         if stats is not None:
             await service.community.set_hidden(interaction.user.id, not stats)
         hidden = await service.community.hidden(interaction.user.id)
+        if heads_up is not None:
+            await service.notifications.set_heads_up(interaction.user.id, heads_up)
+        wanted = await service.notifications.heads_up(interaction.user.id)
         quiet = None
         if prefs.quiet_start is not None and prefs.quiet_end is not None:
             quiet = (prefs.quiet_start, prefs.quiet_end)
@@ -239,6 +249,7 @@ class AdminCommands(Feature):
             messages=reader(interaction),
         )
         text += "\n" + stats_shown_text(hidden, reader(interaction))
+        text += "\n" + heads_up_setting_text(wanted, reader(interaction))
         await interaction.response.send_message(text, ephemeral=True)
 
     async def settings(

@@ -48,6 +48,14 @@ class MountainKingRules:
     def to_act(self, state: State) -> tuple[int, ...]:
         return tuple(steps.seats_to_act(state))
 
+    def next_in_turn(self, state: State, seat: int) -> int | None:
+        # turns go round the table in seat order (rules/engine.py `_end_turn`)
+        if state.phase != "play" or state.turn is None or state.turn.seat != seat:
+            return None
+        if state.final_turns is not None and state.final_turns <= 1:
+            return None
+        return (seat + 1) % len(state.players)
+
     def phase(self, state: State) -> str:
         return state.phase
 

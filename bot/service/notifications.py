@@ -12,6 +12,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from bot.i18n.catalogue import N_
+from bot.service.arguments import ABSENT, check_arguments
 from bot.service.errors import GameNotFoundError, InvalidSettingError, NotYourTurnError, echo
 from bot.service.reminders import MINUTES_PER_DAY, is_time_zone, next_reminder
 from bot.service.results import DueReminder
@@ -134,6 +135,15 @@ class Notifications:
         """The user's settings (the defaults if they never chose any)."""
         stored = await self.store.notification_prefs([user_id])
         return stored.get(user_id, NotificationPrefs(user_id))
+
+    async def heads_up(self, user_id: int) -> bool:
+        """Whether the user wants the "you're next" DM (bot/service/heads_up.py)."""
+        check_arguments(ABSENT, user_id)
+        return await self.store.heads_up(user_id)
+
+    async def set_heads_up(self, user_id: int, on: bool) -> None:
+        check_arguments(ABSENT, user_id)
+        await self.store.set_heads_up(user_id, on, at=self._clock())
 
     async def set_prefs(self, prefs: NotificationPrefs) -> None:
         """DM opt-in, quiet hours (minutes after local midnight) and time zone."""

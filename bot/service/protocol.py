@@ -84,6 +84,11 @@ class GameRules(Protocol[S, A, V_co]):
         """The seats that may act now (several in a simultaneous phase)."""
         ...
 
+    def next_in_turn(self, state: S, seat: int) -> int | None:
+        """The seat whose turn comes after `seat`'s, now that `seat` acts alone in
+        turn order (None: not so, e.g. a simultaneous phase; or no turn follows)."""
+        ...
+
     def phase(self, state: S) -> str:
         """The game's phase (e.g. the gates, the draft, play): when it changes, every
         seat awaited is awaited anew (a new turn, even for a seat that was awaited

@@ -33,6 +33,7 @@ from bot.store.driver import (
     seats_of,
     update_seats,
 )
+from bot.store.heads_up import HeadsUpStore
 from bot.store.integrity import genesis
 from bot.store.records import (
     RESTING,
@@ -64,11 +65,12 @@ R = TypeVar("R")
 PRUNE_BATCH = 500
 
 
-class Store(TidyStore, RematchStore, CommunityStore, AwayStore):
+class Store(HeadsUpStore, TidyStore, RematchStore, CommunityStore, AwayStore):
     """Persistent games, seats, action logs and the bot's bookkeeping (and, from
     `CommunityStore`, the ratings and the rows of a player's stats; from `AwayStore`,
     players away and the games' turn clocks; from `RematchStore`, rematches and a
-    server's lobbies; from `TidyStore`, idle games and stale lobbies)."""
+    server's lobbies; from `TidyStore`, idle games and stale lobbies; from `HeadsUpStore`,
+    the heads-up)."""
 
     # --- games and seats -------------------------------------------------------------
 

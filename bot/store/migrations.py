@@ -401,6 +401,21 @@ MIGRATIONS: tuple[Migration, ...] = (
             " WHERE status = 'open'",
         ),
     ),
+    Migration(
+        13,
+        "the heads-up: players who want a DM when the player before them starts",
+        (
+            # players who opted in (`/mk notify heads_up:True`)
+            """
+            CREATE TABLE IF NOT EXISTS heads_up (
+                user_id INTEGER PRIMARY KEY,
+                since REAL NOT NULL
+            )
+            """,
+            # the turn (an awaited seat's `waiting_since`) the heads-up was looked at for
+            "ALTER TABLE reminders ADD COLUMN heads_up_since REAL",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
