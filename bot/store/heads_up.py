@@ -18,10 +18,10 @@ TURN_OFF = "DELETE FROM heads_up WHERE user_id = $1"
 # awaited seats whose turn was not looked at yet, in games where someone opted in:
 # read from the players who did (none opted in: an empty table, nothing else read)
 DUE = (
-    "SELECT DISTINCT r.game_id, r.seat, r.waiting_since FROM heads_up h"
-    " JOIN seats s ON s.user_id = h.user_id OR s.substitute_id = h.user_id"
-    " JOIN reminders r ON r.game_id = s.game_id"
-    " WHERE r.heads_up_since IS NULL OR r.heads_up_since < r.waiting_since"
+    "SELECT r.game_id, r.seat, r.waiting_since FROM reminders r WHERE r.game_id IN ("
+    "SELECT game_id FROM seats WHERE user_id IN (SELECT user_id FROM heads_up) UNION"
+    " SELECT game_id FROM seats WHERE substitute_id IN (SELECT user_id FROM heads_up))"
+    " AND (r.heads_up_since IS NULL OR r.heads_up_since < r.waiting_since)"
     " ORDER BY r.waiting_since, r.game_id, r.seat LIMIT $1"
 )
 MARK = (

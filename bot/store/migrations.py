@@ -395,10 +395,13 @@ MIGRATIONS: tuple[Migration, ...] = (
             """,
             # when the game was warned it is idle; a move since (updated_at later) resets it
             "ALTER TABLE games ADD COLUMN idle_warned_at REAL",
-            # the scheduler's two sweeps: running games by their last change, lobbies by age
-            "CREATE INDEX IF NOT EXISTS games_idle ON games (updated_at) WHERE status = 'active'",
+            # the scheduler's two sweeps: running games by their last change, lobbies by
+            # age (the "> 0": only a query that states it, the sweep's, may use them, so
+            # SQLite never takes them for another query of running or open games)
+            "CREATE INDEX IF NOT EXISTS games_idle ON games (updated_at)"
+            " WHERE status = 'active' AND updated_at > 0",
             "CREATE INDEX IF NOT EXISTS games_lobby_age ON games (created_at)"
-            " WHERE status = 'open'",
+            " WHERE status = 'open' AND created_at > 0",
         ),
     ),
     Migration(

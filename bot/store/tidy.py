@@ -27,18 +27,18 @@ PUT_IDLE_DAYS = (
     " updated_at = excluded.updated_at"
 )
 # running games idle past their server's days and not warned since their last change,
-# or warned and idle `$4` seconds more; the index `games_idle` bounds the range to games
-# idle at least the shortest setting (`$1`)
+# or warned and idle `$4` seconds more; the index `games_idle` (its "> 0" stated) bounds
+# the range to games idle at least the shortest setting (`$1`)
 IDLE_DUE = (
     "SELECT g.id, g.guild_id, g.updated_at, g.idle_warned_at,"
     " COALESCE(s.idle_days, CAST($5 AS INTEGER)) AS idle_days"
     " FROM games g LEFT JOIN server_settings s ON s.guild_id = g.guild_id"
-    " WHERE g.status = 'active' AND g.updated_at < CAST($1 AS DOUBLE PRECISION)"
+    " WHERE g.status = 'active' AND g.updated_at > 0 AND g.updated_at < $1"
     " AND g.updated_at < CAST($2 AS DOUBLE PRECISION)"
     " - COALESCE(s.idle_days, CAST($5 AS INTEGER)) * 86400.0"
     " AND (g.idle_warned_at IS NULL OR g.idle_warned_at < g.updated_at"
     " OR g.idle_warned_at < CAST($2 AS DOUBLE PRECISION) - CAST($4 AS DOUBLE PRECISION))"
-    " ORDER BY g.updated_at, g.id LIMIT $3"
+    " ORDER BY g.updated_at LIMIT $3"
 )
 WARN_IDLE = (
     "UPDATE games SET idle_warned_at = $1 WHERE id = $2 AND status = 'active' AND updated_at = $3"
@@ -50,8 +50,8 @@ END_IDLE = (
 DROP_REMINDERS = "DELETE FROM reminders WHERE game_id = $1"
 # lobbies opened before `$1` and never started, oldest first (the index `games_lobby_age`)
 STALE_LOBBIES = (
-    "SELECT id FROM games WHERE status = 'open' AND created_at < $1"
-    " ORDER BY created_at, id LIMIT $2"
+    "SELECT id FROM games WHERE status = 'open' AND created_at > 0 AND created_at < $1"
+    " ORDER BY created_at LIMIT $2"
 )
 CLOSE_LOBBY = (
     "UPDATE games SET status = 'abandoned', updated_at = $1"

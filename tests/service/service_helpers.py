@@ -239,6 +239,10 @@ MIGRATION_9_UNDONE = (
     "ALTER TABLE reminders DROP COLUMN clock_due",
     "ALTER TABLE reminders DROP COLUMN clock_warn",
     "ALTER TABLE reminders DROP COLUMN clock_stage",
+    # and the columns of migrations 12 (idle games) and 13 (the heads-up), which run
+    # again after it (their tables and indexes are made only if they do not exist)
+    "ALTER TABLE games DROP COLUMN idle_warned_at",
+    "ALTER TABLE reminders DROP COLUMN heads_up_since",
 )
 
 
