@@ -4,6 +4,7 @@ at 14 days, and a server sets its own idle days."""
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import timedelta
 from pathlib import Path
 
@@ -12,6 +13,8 @@ from service_helpers import USERS, FakeClock, open_service, play_moves, record_f
 
 from bot.service import ServiceError
 from bot.service.owed import SeatNews, read_payload
+from bot.store import heads_up, sql, tidy
+from bot.store.migrations import MIGRATIONS
 
 DAY = timedelta(days=1)
 MINUTE = timedelta(minutes=1)
@@ -86,3 +89,25 @@ async def test_a_stale_lobby_closes_at_14_days_and_a_server_sets_its_idle_days(
         assert (await service.info(lobby.id)).status == "abandoned"
         assert await news(service, lobby.id) == ["lobby-closed"]
         assert await service.tidy.run_due() == set()
+
+
+@pytest.mark.sqlite_only
+def test_the_sweeps_read_through_their_indexes() -> None:
+    """A round with nothing due reads little: the idle games and the stale lobbies from
+    their partial indexes, the heads-up's turns from the players who opted in."""
+    db = sqlite3.connect(":memory:")
+    for migration in MIGRATIONS:
+        for statement in migration.statements:
+            if "mk_" not in statement and "chain_fill" not in statement:
+                db.execute(statement)  # (as test_store_away_clock builds it)
+    plans = {}
+    for name, statement, params in (
+        ("idle", tidy.IDLE_DUE, (1.0, 2.0, 10, 3.0, 30)),
+        ("lobbies", tidy.STALE_LOBBIES, (1.0, 10)),
+        ("heads-up", heads_up.DUE, (10,)),
+    ):
+        plan = db.execute("EXPLAIN QUERY PLAN " + sql.for_sqlite(statement), params)
+        plans[name] = [r[3] for r in plan]
+    assert plans["idle"][0].startswith("SEARCH g USING INDEX games_idle")
+    assert plans["lobbies"][0].startswith("SEARCH games USING INDEX games_lobby_age")
+    assert not any(step.startswith("SCAN") for step in plans["heads-up"])
