@@ -1,5 +1,7 @@
 """Opening a game: `/mk new` makes a thread with the lobby message, whose Join, Leave,
-Add AI player and Start buttons fill the seats and deal the game."""
+Add AI player and Start buttons fill the seats and deal the game. In a forum channel the
+game is a forum post: its first message is the lobby, its thread the game's thread, with
+the forum's tags for the player count and the clock where it has them."""
 
 from __future__ import annotations
 
@@ -44,22 +46,99 @@ CHANNEL_PERMISSIONS = discord.Permissions(
     attach_files=True,  # the board, pyramid and score sheet images of the turn posts
     read_message_history=True,  # after a crash, find a post already sent before resending
 )
+# In a forum (its posts inherit them): a post is a message sent in the forum
+FORUM_PERMISSIONS = discord.Permissions(
+    view_channel=True,  # see the forum and the game's post
+    send_messages=True,  # `/mk new` makes each game a post whose first message is the lobby
+    send_messages_in_threads=True,  # the turn posts, pings, reminders, votes in the post
+    attach_files=True,  # the board, pyramid and score sheet images of the turn posts
+    read_message_history=True,  # after a crash, find a post already sent before resending
+)
+# Discord applies at most this many tags to a forum post
+MAX_TAGS = 5
+# the tag names that count players ("2 players", "2p", "2-player", "2 graczy", "2 jugadores")
+PLAYERS_TAG = r"{n}\s*-?\s*(?:p|pl|players?|graczy|gracze|jugador(?:es)?)?"
+# the tag names of a turn clock ("clock", "turn clock", "24h", "24 hours")
+CLOCK_TAG = r"(?:turn[\s-]*)?clock|timed|zegar|reloj|{hours}\s*(?:h|hours?)(?:\s*clock)?"
+GameChannel = discord.TextChannel | discord.ForumChannel
 NO_THREAD = N_(
     "Discord refused the game's thread or its first post ({reason}), so no game was opened."
     " Check the bot's permissions in this channel, then try again."
 )
-NOT_A_TEXT_CHANNEL = N_("Open a game from a server's text channel.")
+NOT_A_TEXT_CHANNEL = N_("Open a game from a server's text channel or forum.")
 # the languages a game's posts can be written in, each named as its speakers name it
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=LANGUAGE_NAMES[code], value=code) for code in LANGUAGES
 ]
 
 
-def missing_permissions(granted: discord.Permissions) -> list[str]:
-    """The permissions of `CHANNEL_PERMISSIONS` that `granted` lacks, in their order."""
+def missing_permissions(
+    granted: discord.Permissions, needed: discord.Permissions = CHANNEL_PERMISSIONS
+) -> list[str]:
+    """The permissions of `needed` (a text channel's by default) that `granted` lacks,
+    in their order."""
     if granted.administrator:
         return []
-    return [flag for flag, needed in CHANNEL_PERMISSIONS if needed and not getattr(granted, flag)]
+    return [flag for flag, on in needed if on and not getattr(granted, flag)]
+
+
+def matching_tags(
+    forum: discord.ForumChannel, players: int, clock: int | None, *, moderate: bool = False
+) -> list[discord.ForumTag]:
+    """The forum's tags named for the game's player count or its turn clock (with
+    `moderate`, the moderated ones too: applying those needs Manage Threads), at most
+    Discord's `MAX_TAGS`, in the forum's order; none without matching tags."""
+    patterns = [PLAYERS_TAG.format(n=players)]
+    if clock is not None:
+        patterns.append(CLOCK_TAG.format(hours=clock))
+    return [
+        tag
+        for tag in forum.available_tags
+        if (moderate or not tag.moderated)
+        and any(re.fullmatch(p, tag.name.strip().casefold()) for p in patterns)
+    ][:MAX_TAGS]
+
+
+async def open_place(
+    bot: MountainBot,
+    channel: GameChannel,
+    info: GameInfo,
+    *,
+    tags: list[discord.ForumTag] | None = None,
+) -> tuple[GameInfo, discord.Thread]:
+    """The game's thread with its lobby, and the game placed in it: in a text channel a
+    new thread whose first message is the lobby; in a forum a post (with `tags`) whose
+    first message is the lobby. If Discord refuses, the thread it made is deleted (when
+    the bot may) and the refusal raised."""
+    posts = game_language(info)
+    name = posts.gettext("Mountain King #{game}", game=info.id)
+    view = lobby_view(info) or discord.utils.MISSING
+    thread: discord.Thread | None = None
+    try:
+        if isinstance(channel, discord.ForumChannel):
+            post = await channel.create_thread(
+                name=name,
+                content=lobby_text(info, posts),
+                view=view,
+                allowed_mentions=NO_MENTIONS,
+                applied_tags=tags or [],
+            )
+            thread = post.thread
+            info = await bot.service.set_place(
+                info.id, guild_id=info.guild_id, channel_id=channel.id, thread_id=thread.id
+            )
+        else:
+            thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
+            info = await bot.service.set_place(
+                info.id, guild_id=info.guild_id, channel_id=channel.id, thread_id=thread.id
+            )
+            await thread.send(lobby_text(info, posts), view=view, allowed_mentions=NO_MENTIONS)
+    except Exception:
+        if thread is not None:
+            with suppress(discord.HTTPException):
+                await thread.delete()
+        raise
+    return info, thread
 
 
 def lobby_view(info: GameInfo) -> discord.ui.View | None:
@@ -213,10 +292,14 @@ class LobbyCommands(Feature):
         away: Literal["wait", "ai"] = "wait",
     ) -> None:
         channel = interaction.channel
-        if not isinstance(channel, discord.TextChannel):
+        if not isinstance(channel, discord.TextChannel | discord.ForumChannel):
             raise ServiceError(NOT_A_TEXT_CHANNEL)
         # Discord sends the bot's permissions in this channel with the interaction
-        missing = missing_permissions(interaction.app_permissions)
+        granted = interaction.app_permissions
+        if isinstance(channel, discord.ForumChannel):
+            missing = missing_permissions(granted, FORUM_PERMISSIONS)
+        else:
+            missing = missing_permissions(granted)
         if missing:
             # refused, nothing created: told in the asker's language
             text = missing_permissions_text(channel.mention, missing, reader(interaction))
@@ -236,28 +319,18 @@ class LobbyCommands(Feature):
             name=interaction.user.display_name,
             language=language or server_language(interaction),
         )
+        tags = None
+        if isinstance(channel, discord.ForumChannel):
+            tags = matching_tags(channel, players, clock, moderate=granted.manage_threads)
         if clock is not None:
             await service.clock.configure(info.id, interaction.user.id, clock, clock_policy)
         if away != "wait":
             await service.away.set_policy(info.id, interaction.user.id, away)
-        posts = game_language(info)
-        thread: discord.Thread | None = None
         try:
-            thread = await channel.create_thread(
-                name=posts.gettext("Mountain King #{game}", game=info.id),
-                type=discord.ChannelType.public_thread,
-            )
-            info = await service.set_place(
-                info.id, guild_id=interaction.guild_id, channel_id=channel.id, thread_id=thread.id
-            )
-            await thread.send(
-                lobby_text(info, posts),
-                view=lobby_view(info) or discord.utils.MISSING,
-                allowed_mentions=NO_MENTIONS,
-            )
+            info, thread = await open_place(self.bot, channel, info, tags=tags)
         except Exception as exc:
             # no game may stay open without its thread and lobby
-            await self.withdraw(interaction, info, thread)
+            await self.withdraw(interaction, info)
             if isinstance(exc, discord.HTTPException):
                 log.warning("game %s: Discord refused its thread or lobby: %s", info.id, exc)
                 raise ServiceError(NO_THREAD, reason=exc.text or exc.status) from exc
@@ -266,23 +339,15 @@ class LobbyCommands(Feature):
             game_opened_text(info.id, thread.mention, reader(interaction)), ephemeral=True
         )
 
-    async def withdraw(
-        self,
-        interaction: discord.Interaction[MountainBot],
-        info: GameInfo,
-        thread: discord.Thread | None,
-    ) -> None:
+    async def withdraw(self, interaction: discord.Interaction[MountainBot], info: GameInfo) -> None:
         """Take back a game whose thread or lobby could not be made: the game is
-        deleted (so it is never open without a place to play) and its thread, if
-        Discord made one, deleted when the bot may."""
+        deleted (so it is never open without a place to play; its thread, if Discord
+        made one, `open_place` deleted when the bot may)."""
         try:
             if not await self.bot.service.discard_new_game(info.id, interaction.user.id):
                 await self.bot.service.abandon(info.id, interaction.user.id)
         except Exception:
             log.exception("game %s: could not abandon the game left without a lobby", info.id)
-        if thread is not None:
-            with suppress(discord.HTTPException):
-                await thread.delete()
 
 
 def server_language(interaction: discord.Interaction[MountainBot]) -> str:

@@ -18,12 +18,12 @@ import discord
 from bot.buttons import GameButton, template, view_of
 from bot.client import MountainBot, game_language, reader
 from bot.features.base import Feature
-from bot.features.lobby import NO_THREAD, lobby_view
+from bot.features.lobby import NO_THREAD, matching_tags, open_place
 from bot.i18n.catalogue import Messages
 from bot.rematch_texts import REMATCH, invitation_text, rematch_open_text
 from bot.service import GameInfo, ServiceError
 from bot.service.rematches import Rematch
-from bot.texts import NO_MENTIONS, game_opened_text, lobby_text, mention_users
+from bot.texts import game_opened_text, mention_users
 
 log = logging.getLogger(__name__)
 
@@ -57,9 +57,9 @@ class RematchButton(GameButton, template=template("rematch")):
 
 
 async def open_rematch(bot: MountainBot, rematch: Rematch, asked_by: str) -> discord.Thread:
-    """The rematch's thread in the old game's channel, with its lobby and the call to
-    the old table. If Discord refuses them, the rematch is taken back (a later press
-    makes it again) and the press refused."""
+    """The rematch's thread in the old game's channel (a post, in a forum), with its
+    lobby and the call to the old table. If Discord refuses them, the rematch is taken
+    back (a later press makes it again) and the press refused."""
     info = rematch.info
     posts = game_language(info)
     thread: discord.Thread | None = None
@@ -67,20 +67,13 @@ async def open_rematch(bot: MountainBot, rematch: Rematch, asked_by: str) -> dis
         channel = bot.get_channel(info.channel_id or 0)
         if channel is None and info.channel_id is not None:
             channel = await bot.fetch_channel(info.channel_id)
-        if not isinstance(channel, discord.TextChannel):
+        if not isinstance(channel, discord.TextChannel | discord.ForumChannel):
             raise ServiceError(NO_THREAD, reason="no channel")
-        thread = await channel.create_thread(
-            name=posts.gettext("Mountain King #{game}", game=info.id),
-            type=discord.ChannelType.public_thread,
-        )
-        info = await bot.service.set_place(
-            info.id, guild_id=info.guild_id, channel_id=channel.id, thread_id=thread.id
-        )
-        await thread.send(
-            lobby_text(info, posts),
-            view=lobby_view(info) or discord.utils.MISSING,
-            allowed_mentions=NO_MENTIONS,
-        )
+        tags = None
+        if isinstance(channel, discord.ForumChannel):
+            # a forum's game is rematched in a new post, tagged for its player count
+            tags = matching_tags(channel, info.seats_needed, None)
+        info, thread = await open_place(bot, channel, info, tags=tags)
         seated = {s.user_id for s in info.seats}
         called = [u for u in rematch.invited if u not in seated]
         await thread.send(
