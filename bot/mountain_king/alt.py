@@ -110,12 +110,13 @@ def score_alt(outcome: dict[str, Any], names: dict[int, str], messages: Messages
     return _fit(m.gettext("The score sheet: {lines}.", lines="; ".join(said)))
 
 
-def replay_alt(turns: int, messages: Messages = ENGLISH) -> str:
+def replay_alt(boards: int, messages: Messages = ENGLISH) -> str:
+    """The replay: the mountain as the first turn began, then after every turn."""
     return messages.ngettext(
-        "An animation of the mountain after each of the game's {count} turn.",
-        "An animation of the mountain after each of the game's {count} turns.",
-        turns,
-        count=turns,
+        "An animation of the mountain in {count} board: as play began, then after every turn.",
+        "An animation of the mountain in {count} boards: as play began, then after every turn.",
+        boards,
+        count=boards,
     )
 
 
