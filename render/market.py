@@ -77,11 +77,7 @@ def market_image(view: View, *, messages: Translator = ENGLISH) -> Image.Image:
             x = offset + j * (HORDE_W + GAP)
             _horde_card(img, d, x, y, f"{level}.{j + 1}", level, slot, m)
         y += HORDE_H + GAP
-    bag = view["bag"]
-    if isinstance(bag, dict):
-        bag_text = ", ".join(f"{clan_name(clan, m)} ×{n}" for clan, n in bag.items())
-    else:
-        bag_text = str(bag)
+    bag_text = ", ".join(f"{clan_name(clan, m)} ×{n}" for clan, n in view["bag"].items())
     bag_line = (
         m.pgettext("market", "Pedestal bag: {pedestals}", pedestals=bag_text)
         if bag_text

@@ -294,3 +294,23 @@ async def run_duties(bot: MountainBot, *, rounds: int = 2000) -> int:
 def buttons_of(message: Any) -> list[dict[str, Any]]:
     """The buttons of a SimCord response message, in order."""
     return [c for row in message.components for c in row.get("components", [])]
+
+
+async def finished(bot: MountainBot, game_id: int, *, seed: int = 5) -> None:
+    """Play random legal actions through the service to the end, the turn posts marked
+    sent unseen (this test is about the end): only the game-over post is still owed."""
+    service = bot.service
+    info = await service.info(game_id)
+    rng = random.Random(seed)
+    while True:
+        state = (await service.load(game_id)).state
+        assert state is not None
+        if state.phase == "over":
+            break
+        seat = seats_to_act(state)[0]
+        user = info.seats[seat].controller_id
+        assert user is not None
+        await service.act(game_id, user, random_action(state, seat, rng))
+    for owed in await service.outbox.owed(game_id=game_id, everything=True, limit=2000):
+        if owed.record.kind != "over":
+            await service.outbox.delivered(owed.id)

@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import discord
-from bot_harness import button_id, open_game, running_bot, set_up
-from test_bot_rematch import finished
+from bot_harness import button_id, finished, open_game, running_bot, set_up
 
 from bot.texts import permission_name
 

@@ -4,40 +4,15 @@ thread with the old players called, started when they have joined; and `/mk open
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
-from bot_harness import TableOf, button_id, buttons_on, open_game
-
-from bot.client import MountainBot
-from rules.selfplay import random_action
-from rules.steps import seats_to_act
+from bot_harness import TableOf, button_id, buttons_on, finished, open_game
 
 
 def said(result: Any) -> str:
     """The private answer to a command or a button press."""
     messages = result.followups or [result.response]
     return str(messages[-1].content)
-
-
-async def finished(bot: MountainBot, game_id: int, *, seed: int = 5) -> None:
-    """Play random legal actions through the service to the end, the turn posts marked
-    sent unseen (this test is about the end): only the game-over post is still owed."""
-    service = bot.service
-    info = await service.info(game_id)
-    rng = random.Random(seed)
-    while True:
-        state = (await service.load(game_id)).state
-        assert state is not None
-        if state.phase == "over":
-            break
-        seat = seats_to_act(state)[0]
-        user = info.seats[seat].controller_id
-        assert user is not None
-        await service.act(game_id, user, random_action(state, seat, rng))
-    for owed in await service.outbox.owed(game_id=game_id, everything=True, limit=2000):
-        if owed.record.kind != "over":
-            await service.outbox.delivered(owed.id)
 
 
 async def test_rematch_and_open_lobbies_through_discord(table_of: TableOf) -> None:
