@@ -1,7 +1,8 @@
 """Opening a game: `/mk new` makes a thread with the lobby message, whose Join, Leave,
-Add AI player and Start buttons fill the seats and deal the game. In a forum channel the
-game is a forum post: its first message is the lobby, its thread the game's thread, with
-the forum's tags for the player count and the clock where it has them."""
+Add AI player and Start buttons fill the seats and deal the game. In a forum channel (or
+one of its posts) the game is a new forum post: its first message is the lobby, its
+thread the game's thread, with the forum's tags for the player count and the clock where
+it has them."""
 
 from __future__ import annotations
 
@@ -292,6 +293,10 @@ class LobbyCommands(Feature):
         away: Literal["wait", "ai"] = "wait",
     ) -> None:
         channel = interaction.channel
+        if isinstance(channel, discord.Thread) and isinstance(channel.parent, discord.ForumChannel):
+            # typed in a forum post: the new game is a new post in that forum (Discord
+            # sends a post's permissions as its forum's)
+            channel = channel.parent
         if not isinstance(channel, discord.TextChannel | discord.ForumChannel):
             raise ServiceError(NOT_A_TEXT_CHANNEL)
         # Discord sends the bot's permissions in this channel with the interaction

@@ -87,6 +87,34 @@ async def test_new_in_a_forum_names_the_missing_permission_and_makes_nothing(
         assert not env.errors
 
 
+async def test_new_in_a_forum_post_opens_a_new_post_in_its_forum(tmp_path: Path) -> None:
+    async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
+        forum, (alice, bob) = await _forum(env, bot, "2 players")
+        thread, _ = await open_game(env, [alice, bob], forum)
+        # typed inside the game's post: a second post in the same forum, not refused
+        made = await bob.slash(thread, "mk new", players=2)
+        assert made.acknowledged and made.ephemeral
+        assert len(forum.threads) == 2, "a new post"
+        new = forum.threads[-1]
+        assert new.mention in made.response.content, "the asker is told where"
+        new_id = int(new.name.split("#")[-1])
+        assert f"game #{new_id}" in new.history()[0].content, "the post opens with its lobby"
+        assert _applied(bot, new) == ["2 players"]
+        info = await bot.service.info(new_id)
+        assert (info.channel_id, info.thread_id, info.status) == (forum.id, new.id, "open")
+        assert info.seats[0].user_id == bob.id
+        # the forum's permissions are checked as in the forum itself: refused, nothing made
+        channel = bot.get_channel(forum.id)
+        await channel.set_permissions(channel.guild.me, send_messages=False)
+        refused = await alice.slash(thread, "mk new", players=3)
+        assert refused.acknowledged and refused.ephemeral
+        text = refused.response.content
+        assert f"**{permission_name('send_messages')}**" in text, text
+        assert forum.mention in text and "Nothing was created" in text
+        assert len(forum.threads) == 2
+        assert not env.errors
+
+
 async def test_a_forum_game_is_rematched_in_a_new_tagged_post(tmp_path: Path) -> None:
     async with running_bot(tmp_path / "db.sqlite3") as (env, bot):
         forum, (alice, bob) = await _forum(env, bot, "2p")
