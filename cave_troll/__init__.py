@@ -27,12 +27,13 @@ from cave_troll.scoring import Outcome, final_outcome
 from cave_troll.state import CaveTrollConfig, State, make_config
 from cave_troll.story import describe, told_to
 from cave_troll.turns import to_act
-from cave_troll.view import view
+from cave_troll.view import CaveView, view
 
 __all__ = [
     "Action",
     "CaveTrollConfig",
     "CaveTrollError",
+    "CaveView",
     "ConfigError",
     "Game",
     "GameOverError",
