@@ -33,6 +33,7 @@ from typing import Any, NoReturn, TextIO
 from bot import moving
 from bot.service import MOUNTAIN_KING, GameRules
 from bot.service.loading import GameCheck, check_game
+from bot.service.shelf import AnyShelf
 from bot.settings import database_path_problem, settings_for
 from bot.store import SqliteStore, Store, StoreError
 
@@ -88,7 +89,7 @@ def report_of(checks: Sequence[GameCheck]) -> CheckReport:
 
 async def check_games(
     store: Store,
-    rules: GameRules[Any, Any],
+    rules: GameRules[Any, Any] | AnyShelf,
     game_ids: Sequence[int] | None = None,
     *,
     repair: bool = False,
@@ -136,7 +137,7 @@ async def check_database(
 
 
 async def repair_drifted(
-    path: Path, rules: GameRules[Any, Any], checks: list[GameCheck]
+    path: Path, rules: GameRules[Any, Any] | AnyShelf, checks: list[GameCheck]
 ) -> list[GameCheck]:
     """Check again, with repair, each game whose snapshot disagreed with its log, in a
     writable store opened for that alone (when it cannot be: each says why)."""
@@ -235,7 +236,7 @@ async def backup_if_due(
 
 async def check_sample(
     store: Store,
-    rules: GameRules[Any, Any],
+    rules: GameRules[Any, Any] | AnyShelf,
     *,
     size: int = SAMPLE_SIZE,
     rng: random.Random | None = None,

@@ -35,6 +35,7 @@ import asyncpg
 
 from bot.service import MOUNTAIN_KING, GameRules
 from bot.service.loading import GameCheck, check_game
+from bot.service.shelf import AnyShelf
 from bot.settings import settings_for
 from bot.store import LATEST_VERSION, SnapshotRecord, SqliteStore, Store, StoreError
 from bot.store.postgres import PostgresStore, redact
@@ -91,7 +92,7 @@ async def migrate_database(
     out: TextIO,
     *,
     replace: bool = False,
-    rules: GameRules[Any, Any] = MOUNTAIN_KING,
+    rules: GameRules[Any, Any] | AnyShelf = MOUNTAIN_KING,
 ) -> int:
     """Copy, then check; prints the report to `out`. The exit status: 0 when every game
     is in PostgreSQL as it was in the SQLite file and replays, else 1."""
@@ -185,7 +186,7 @@ async def compare_tables(
 
 
 async def check_copies(
-    before: Store, after: Store, rules: GameRules[Any, Any], report: MoveReport
+    before: Store, after: Store, rules: GameRules[Any, Any] | AnyShelf, report: MoveReport
 ) -> None:
     """Each game (open ones too) as stored on both sides, then checked in PostgreSQL
     (replayed, a drifted snapshot rewritten from the log there)."""

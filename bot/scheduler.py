@@ -124,7 +124,7 @@ class Scheduler(commands.Cog):
         self._backup_looked_at: datetime | None = None
         self._sample_task: asyncio.Task[None] | None = None
         service = bot.service
-        self.heads_up = HeadsUp(service.store, service.rules, service.now, service.duties)
+        self.heads_up = HeadsUp(service.store, service.games, service.now, service.duties)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*self.buttons)
@@ -348,6 +348,6 @@ class Scheduler(commands.Cog):
         """Check a random sample of stored games in the background (start-up)."""
         service = self.bot.service
         try:
-            await check_sample(service.store, service.rules)
+            await check_sample(service.store, service.games)
         except Exception:
             log.exception("the start-up check of stored games failed")

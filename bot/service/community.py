@@ -38,6 +38,7 @@ from bot.service.loading import load
 from bot.service.notifications import Notifications
 from bot.service.protocol import A, GameRules, S
 from bot.service.reminders import zone
+from bot.service.shelf import Shelf, shelf_of
 from bot.store import GameRecord, SeatRecord, Store, StoreError
 from bot.store.community import Beat, RatingRecord
 
@@ -222,13 +223,13 @@ class Community(Generic[S, A]):
     def __init__(
         self,
         store: Store,
-        rules: GameRules[S, A],
+        rules: GameRules[S, A] | Shelf[S, A, Any],
         clock: Callable[[], datetime],
         duties: Duties,
         notifications: Notifications,
     ) -> None:
         self.store = store
-        self.rules = rules
+        self.games = shelf_of(rules)
         self._clock = clock
         self._duties = duties
         self._notifications = notifications
@@ -268,8 +269,8 @@ class Community(Generic[S, A]):
         new: list[RatingRecord] = []
         lines: list[Line] = []
         try:
-            loaded = await load(self.store, self.rules, game.id)
-            outcome = None if loaded.state is None else self.rules.outcome(loaded.state)
+            loaded = await load(self.store, self.games, game.id)
+            outcome = None if loaded.state is None else loaded.rules.outcome(loaded.state)
             if outcome is not None and game.guild_id is not None:
                 lines = lines_of(outcome, loaded.seats)
         except StoreError:

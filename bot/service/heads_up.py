@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Generic
+from typing import Any, Generic
 
 from bot.service.duties import Duties, duty
 from bot.service.loading import load
@@ -23,6 +23,7 @@ from bot.service.owed import Player
 from bot.service.protocol import A, GameRules, S
 from bot.service.results import GameInfo
 from bot.service.seats import game_info
+from bot.service.shelf import Shelf, shelf_of
 from bot.service.table import player
 from bot.store import Store
 from bot.store.heads_up import TurnBegun
@@ -46,12 +47,12 @@ class HeadsUp(Generic[S, A]):
     def __init__(
         self,
         store: Store,
-        rules: GameRules[S, A],
+        rules: GameRules[S, A] | Shelf[S, A, Any],
         clock: Callable[[], datetime],
         duties: Duties,
     ) -> None:
         self.store = store
-        self.rules = rules
+        self.games = shelf_of(rules)
         self._clock = clock
         self.duties = duties
 
@@ -68,13 +69,13 @@ class HeadsUp(Generic[S, A]):
         return out
 
     async def _look(self, turn: TurnBegun) -> HeadsUpDM | None:
-        loaded = await load(self.store, self.rules, turn.game_id)
+        loaded = await load(self.store, self.games, turn.game_id)
         state = loaded.state
         if state is None or loaded.game.status != "active":
             return None
-        if tuple(self.rules.to_act(state)) != (turn.seat,):
+        if tuple(loaded.rules.to_act(state)) != (turn.seat,):
             return None
-        after = self.rules.next_in_turn(state, turn.seat)
+        after = loaded.rules.next_in_turn(state, turn.seat)
         seats = {s.seat: s for s in loaded.seats}
         starting, nxt = seats.get(turn.seat), seats.get(after) if after is not None else None
         if starting is None or nxt is None or nxt.machine_played or nxt.away is not None:
@@ -89,6 +90,6 @@ class HeadsUp(Generic[S, A]):
         return HeadsUpDM(
             user_id=user_id,
             language=language or loaded.game.language,
-            game=game_info(self.rules, loaded.game, loaded.seats),
+            game=game_info(self.games, loaded.game, loaded.seats),
             starting=player(starting),
         )

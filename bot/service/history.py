@@ -17,6 +17,7 @@ from bot.service.loading import Loaded, check_sequence, corrupt, game_and_seats,
 from bot.service.protocol import A, GameRules, S, StoryData, V
 from bot.service.results import LogEntry, TurnStatus, Waiting
 from bot.service.seats import label, log_entries, seat_of_controller
+from bot.service.shelf import Shelf, shelf_of
 from bot.store import ActionRecord, SeatRecord, Store
 
 
@@ -24,16 +25,16 @@ class History(Generic[S, A, V]):
     """`service.history`: the log, the record, the news since your last turn, the
     turn's status and the replay's frames. It only reads."""
 
-    def __init__(self, store: Store, rules: GameRules[S, A, V]) -> None:
+    def __init__(self, store: Store, rules: GameRules[S, A, V] | Shelf[S, A, V]) -> None:
         self.store = store
-        self.rules = rules
+        self.games = shelf_of(rules)
 
     async def log(self, game_id: int, user_id: int | None = None) -> list[LogEntry]:
         """The actions that stand, oldest first, as `user_id` may hear of them (None:
         as anyone at the table may): another seat's secret (a keep in the running
         draft) is left out, and told in the words of its reveal once revealed."""
         check_arguments(game_id, optional=(user_id,))
-        loaded = await load(self.store, self.rules, game_id)
+        loaded = await load(self.store, self.games, game_id)
         entries = await self.store.actions(game_id)
         try:
             check_sequence(entries, 0, entries[-1].seq if entries else 0)
@@ -41,7 +42,7 @@ class History(Generic[S, A, V]):
         except ValueError as exc:
             raise corrupt(game_id, exc) from exc
         moves = await stories.retold(
-            self.store, self.rules, loaded.game, loaded.config, moves, entries
+            self.store, loaded.rules, loaded.game, loaded.config, moves, entries
         )
         return self._heard(loaded, viewer(loaded.seats, user_id), moves)
 
@@ -56,7 +57,7 @@ class History(Generic[S, A, V]):
         state = loaded.state
         out = []
         for entry in entries:
-            told = self.rules.told_to(state, viewer, entry.seat, entry.told)
+            told = loaded.rules.told_to(state, viewer, entry.seat, entry.told)
             if told is not None:
                 out.append(replace(entry, story=told))
         return out
@@ -67,19 +68,19 @@ class History(Generic[S, A, V]):
         not. Refused before the end (an abandoned game's ends there): a record tells
         every secret."""
         check_arguments(game_id)
-        loaded = await load(self.store, self.rules, game_id)
+        loaded = await load(self.store, self.games, game_id)
         if loaded.game.seed is None or loaded.state is None:
             raise GameStateError(N_("This game has not started yet."))
-        if not self.rules.is_over(loaded.state) and loaded.game.status != "abandoned":
+        if not loaded.rules.is_over(loaded.state) and loaded.game.status != "abandoned":
             raise GameStateError(N_("The game's record is given when the game is over."))
         entries = await self.store.actions(game_id)
         try:
             moves = [(e.seat, e.notation) for e in standing(entries)]
-            record = self.rules.record(loaded.config, loaded.game.seed, moves)
-            replayed = self.rules.record_outcome(record)
+            record = loaded.rules.record(loaded.config, loaded.game.seed, moves)
+            replayed = loaded.rules.record_outcome(record)
         except Exception as exc:
             raise corrupt(game_id, exc) from exc
-        if replayed != self.rules.outcome(loaded.state):
+        if replayed != loaded.rules.outcome(loaded.state):
             raise corrupt(game_id, ValueError("the record does not replay to the outcome"))
         return record
 
@@ -89,7 +90,7 @@ class History(Generic[S, A, V]):
         user may hear it. The moves of a secret phase (the draft) end nobody's turn:
         once it is over they are told together, the user's own with the others'."""
         check_arguments(game_id, user_id)
-        loaded = await load(self.store, self.rules, game_id)
+        loaded = await load(self.store, self.games, game_id)
         seat = seat_of_controller(loaded.seats, user_id).seat
         entries = await self.store.actions(game_id)
         try:
@@ -97,7 +98,7 @@ class History(Generic[S, A, V]):
         except ValueError as exc:
             raise corrupt(game_id, exc) from exc
         moves = await stories.retold(
-            self.store, self.rules, loaded.game, loaded.config, moves, entries
+            self.store, loaded.rules, loaded.game, loaded.config, moves, entries
         )
 
         state = loaded.state
@@ -106,10 +107,10 @@ class History(Generic[S, A, V]):
             return stories.read(move.story) or stories.played(move.notation)
 
         def ends_turn(move: ActionRecord) -> bool:
-            return move.seat == seat and not self.rules.played_in_secret(told(move))
+            return move.seat == seat and not loaded.rules.played_in_secret(told(move))
 
         end = len(moves)
-        if state is not None and seat in self.rules.to_act(state):
+        if state is not None and seat in loaded.rules.to_act(state):
             while end and ends_turn(moves[end - 1]):
                 end -= 1
         start = end
@@ -121,7 +122,7 @@ class History(Generic[S, A, V]):
             window = [
                 m
                 for m in window
-                if m.seat != seat or self.rules.told_to(state, None, seat, told(m)) is not None
+                if m.seat != seat or loaded.rules.told_to(state, None, seat, told(m)) is not None
             ]
         return self._heard(loaded, seat, window)
 
@@ -150,23 +151,23 @@ class History(Generic[S, A, V]):
         """The table's view after every played turn, with the cells that turn changed,
         from the first turn's start to the end (the frames of the game's replay)."""
         check_arguments(game_id)
-        loaded = await load(self.store, self.rules, game_id)
+        loaded = await load(self.store, self.games, game_id)
         if loaded.game.seed is None:
             return []
         try:
-            state = self.rules.new_state(loaded.config, loaded.game.seed)
+            state = loaded.rules.new_state(loaded.config, loaded.game.seed)
             frames: list[tuple[V, tuple[str, ...]]] = []
             cells: set[str] = set()
             for entry in standing(await self.store.actions(game_id)):
-                told = self.rules.announce(state)
-                action = self.rules.parse_action(entry.notation)
-                self.rules.replay(state, entry.seat, action)
-                cells.update(self.rules.cells(action))
+                told = loaded.rules.announce(state)
+                action = loaded.rules.parse_action(entry.notation)
+                loaded.rules.replay(state, entry.seat, action)
+                cells.update(loaded.rules.cells(action))
                 if told == "full" and not entry.ends_turn:
                     continue
-                if told != "full" and (frames or self.rules.announce(state) != "full"):
+                if told != "full" and (frames or loaded.rules.announce(state) != "full"):
                     continue  # the setup: one frame once the mountain is ready
-                frames.append((self.rules.view(state, None), tuple(sorted(cells))))
+                frames.append((loaded.rules.view(state, None), tuple(sorted(cells))))
                 cells = set()
         except Exception as exc:
             raise corrupt(game_id, exc) from exc

@@ -24,11 +24,11 @@ from typing import Any, Generic
 from bot.service.errors import (
     CorruptGameError,
     GameNotFoundError,
-    GameStateError,
     ServiceError,
     StorageFullError,
 )
 from bot.service.protocol import A, GameRules, S
+from bot.service.shelf import Shelf, shelf_of
 from bot.store import (
     ActionRecord,
     GameRecord,
@@ -67,9 +67,11 @@ class Loaded(Generic[S]):
     config: dict[str, Any]
     state: S | None
     seq: int
+    # the game's own rules (the table may play several games: `bot.service.shelf`)
+    rules: GameRules[S, Any, Any]
 
 
-async def load(store: Store, rules: GameRules[S, A], game_id: int) -> Loaded[S]:
+async def load(store: Store, games: GameRules[S, A] | Shelf[S, A, Any], game_id: int) -> Loaded[S]:
     """Load a game and rebuild its state; raises `GameNotFoundError` or
     `CorruptGameError`.
 
@@ -84,7 +86,7 @@ async def load(store: Store, rules: GameRules[S, A], game_id: int) -> Loaded[S]:
     if stored is None:
         raise GameNotFoundError(game_id)
     game = stored.game
-    check_rules(rules, game)
+    rules = rules_of(games, game)
     try:
         config = parse_config(game)
         if game.seed is None:  # never dealt: open, or abandoned before the start
@@ -92,7 +94,7 @@ async def load(store: Store, rules: GameRules[S, A], game_id: int) -> Loaded[S]:
                 raise ValueError("a started game has no seed")
             if stored.last_seq or stored.snapshot is not None:
                 raise ValueError("a game that never started has a log")
-            return Loaded(game, stored.seats, config, None, 0)
+            return Loaded(game, stored.seats, config, None, 0, rules)
         check_gapless(stored)
         snapshot = stored.snapshot
         later = stored.later_actions
@@ -109,14 +111,14 @@ async def load(store: Store, rules: GameRules[S, A], game_id: int) -> Loaded[S]:
             else:
                 for entry in later:
                     rules.replay(state, entry.seat, rules.parse_action(entry.notation))
-                return Loaded(game, stored.seats, config, state, stored.last_seq)
+                return Loaded(game, stored.seats, config, state, stored.last_seq, rules)
         # no usable snapshot, or an undo after it: the state is rebuilt from the log
         entries = await store.actions(game_id)
         state, last = rebuild_state(rules, game, config, entries)
         remember(store, game_id, entries)
         if problem is not None:
             await repair(store, rules, game_id, problem, last, state)
-        return Loaded(game, stored.seats, config, state, last)
+        return Loaded(game, stored.seats, config, state, last, rules)
     except ServiceError:
         raise
     except Exception as exc:
@@ -136,7 +138,7 @@ class Verified:
 
 
 async def verify(
-    store: Store, rules: GameRules[S, A], game_id: int, *, repair: bool = False
+    store: Store, games: GameRules[S, A] | Shelf[S, A, Any], game_id: int, *, repair: bool = False
 ) -> Verified:
     """Check a game: every log entry against the chain, a replay of the whole log, and
     the snapshot against both (its state too, even with a valid digest). Raises
@@ -147,7 +149,7 @@ async def verify(
     if stored is None:
         raise GameNotFoundError(game_id)
     game = stored.game
-    check_rules(rules, game)
+    rules = rules_of(games, game)
     try:
         config = parse_config(game)
         if game.seed is None:
@@ -199,7 +201,7 @@ class GameCheck:
 
 
 async def check_game(
-    store: Store, rules: GameRules[S, A], game_id: int, *, repair: bool = False
+    store: Store, rules: GameRules[S, A] | Shelf[S, A, Any], game_id: int, *, repair: bool = False
 ) -> GameCheck:
     """Replay one game's whole log (every entry checked against the chain) and compare
     its snapshot with the replay. With `repair`, a snapshot that disagrees is rewritten
@@ -415,9 +417,9 @@ def check_sequence(entries: Sequence[ActionRecord], after: int, last: int) -> No
         raise ValueError(f"the state covers {end} entries but the log has {last}")
 
 
-def check_rules(rules: GameRules[S, A], game: GameRecord) -> None:
-    if game.rules != rules.name:
-        raise GameStateError(f"Game #{game.id} is a game of {game.rules}, not {rules.name}.")
+def rules_of(games: GameRules[S, A] | Shelf[S, A, Any], game: GameRecord) -> GameRules[S, A, Any]:
+    """The rules of a stored game, from the table's shelf (or the one game's rules)."""
+    return shelf_of(games).of(game)
 
 
 async def game_and_seats(store: Store, game_id: int) -> tuple[GameRecord, list[SeatRecord]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Generic
+from typing import Any, Generic
 
 from bot.i18n.catalogue import N_
 from bot.service.arguments import check_arguments
@@ -20,6 +20,7 @@ from bot.service.loading import game_and_seats
 from bot.service.protocol import A, GameRules, S
 from bot.service.results import GameInfo
 from bot.service.seats import AI_NAMES, game_info
+from bot.service.shelf import Shelf, shelf_of
 from bot.store import SeatRecord, Store
 
 # how many lobbies `/mk open` lists at most
@@ -43,12 +44,12 @@ class Rematches(Generic[S, A]):
     def __init__(
         self,
         store: Store,
-        rules: GameRules[S, A],
+        rules: GameRules[S, A] | Shelf[S, A, Any],
         clock: Callable[[], datetime],
         start: Start,
     ) -> None:
         self.store = store
-        self.rules = rules
+        self.games = shelf_of(rules)
         self._clock = clock
         self._start = start
 
@@ -72,7 +73,7 @@ class Rematches(Generic[S, A]):
         record, now = made
         new, seated = await game_and_seats(self.store, record.id)
         invited = tuple(dict.fromkeys(s.user_id for s in seats if s.user_id is not None))
-        return Rematch(game_info(self.rules, new, seated), game_id, now, invited)
+        return Rematch(game_info(self.games, new, seated), game_id, now, invited)
 
     async def started_when_full(self, info: GameInfo) -> GameInfo:
         """A rematch whose seats are all taken is started (by the table: nobody needs
@@ -86,14 +87,14 @@ class Rematches(Generic[S, A]):
         except ServiceError:
             # started meanwhile by another press, or a seat left: the game as it is
             game, seats = await game_and_seats(self.store, info.id)
-            return game_info(self.rules, game, seats)
+            return game_info(self.games, game, seats)
 
     async def open_lobbies(self, guild_id: int) -> list[GameInfo]:
         """A server's games not started yet that have a free seat, oldest first."""
         check_arguments(guild_id)
         lobbies = []
         for game in await self.store.open_games(guild_id, limit=OPEN_LISTED * 4):
-            info = game_info(self.rules, game, await self.store.seats(game.id))
+            info = game_info(self.games, game, await self.store.seats(game.id))
             if len(info.seats) < info.seats_needed:
                 lobbies.append(info)
         return lobbies[:OPEN_LISTED]

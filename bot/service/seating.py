@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Generic
+from typing import Any, Generic
 
 from bot.i18n.catalogue import N_
 from bot.service.arguments import check_arguments
@@ -34,6 +34,7 @@ from bot.service.seats import (
     seat_token,
     seat_user,
 )
+from bot.service.shelf import Shelf, shelf_of
 from bot.service.table import player, stored
 from bot.store import GameRecord, SeatRecord, Store
 
@@ -45,18 +46,18 @@ class Seating(Generic[S, A]):
     def __init__(
         self,
         store: Store,
-        rules: GameRules[S, A],
+        rules: GameRules[S, A] | Shelf[S, A, Any],
         clock: Callable[[], datetime],
         locks: GameLocks,
     ) -> None:
         self.store = store
-        self.rules = rules
+        self.games = shelf_of(rules)
         self._clock = clock
         self._locks = locks
 
     async def _info(self, game_id: int) -> GameInfo:
         game, seats = await game_and_seats(self.store, game_id)
-        return game_info(self.rules, game, seats)
+        return game_info(self.games, game, seats)
 
     async def join(self, game_id: int, user_id: int, *, name: str | None = None) -> GameInfo:
         """Take the next free seat of a game that has not started (`name`: the user's
@@ -81,7 +82,7 @@ class Seating(Generic[S, A]):
     ) -> GameInfo:
         async with self._locks(game_id):
             game, seats = await game_and_seats(self.store, game_id)
-            need = self.rules.seat_count(parse_config(game))
+            need = self.games.of(game).seat_count(parse_config(game))
             if user_id is None:
                 name = ai_name(seats)
             seat = await self.store.add_seat(

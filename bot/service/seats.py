@@ -5,21 +5,24 @@ from __future__ import annotations
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.i18n.catalogue import N_
 from bot.service import stories
 from bot.service.errors import (
     CorruptGameError,
+    GameMovedOnError,
     GameStateError,
     NotAllowedError,
     NotInGameError,
     NotYourTurnError,
     SeatingError,
 )
-from bot.service.loading import corrupt, parse_config
+from bot.service.loading import Loaded, corrupt, parse_config
 from bot.service.owed import SeatHow
 from bot.service.protocol import A, GameRules, S
 from bot.service.results import GameInfo, LogEntry, SeatInfo, called
+from bot.service.shelf import Shelf, shelf_of
 from bot.store import ActionRecord, GameRecord, GameStatus, SeatRecord
 
 # the statuses of a game still played (or still to be)
@@ -199,7 +202,12 @@ def handover(
     return Handover(holder, "agreed")
 
 
-def game_info(rules: GameRules[S, A], game: GameRecord, seats: Sequence[SeatRecord]) -> GameInfo:
+def game_info(
+    games: GameRules[S, A] | Shelf[S, A, Any], game: GameRecord, seats: Sequence[SeatRecord]
+) -> GameInfo:
+    """What the table knows of a game without its state, its seats called by the
+    labels of its own rules."""
+    rules = shelf_of(games).of(game)
     config = parse_config(game)
     try:
         labels = rules.seat_labels(config)
@@ -270,3 +278,18 @@ def seat_user(seat: SeatRecord, user_id: int | None) -> int:
     if seat.user_id is None:
         raise SeatingError(N_("That seat has no player of its own: name who takes it."))
     return seat.user_id
+
+
+def require_current(loaded: Loaded[S], expected_seq: int | None) -> None:
+    """The game is running, at the version the player saw: a stale view hears that the
+    game moved on, even if it moved on to its end."""
+    if expected_seq is not None and expected_seq != loaded.seq:
+        raise GameMovedOnError(loaded.game.id)
+    require_status(loaded.game, "active")
+
+
+def started(loaded: Loaded[S]) -> S:
+    """The state of a game that has started."""
+    if loaded.state is None:
+        raise GameStateError(N_("This game has not started yet."))
+    return loaded.state

@@ -73,10 +73,13 @@ from bot.service.seats import (
     label,
     not_your_turn,
     require_creator,
+    require_current,
     require_status,
     seat_numbered,
     seat_of_controller,
+    started,
 )
+from bot.service.shelf import Shelf, shelf_of
 from bot.service.table import Commit, player, stored
 from bot.service.tidy import Tidy
 from bot.service.votes import Votes
@@ -116,7 +119,7 @@ class GameService(Generic[S, A, V]):
     def __init__(
         self,
         store: Store,
-        rules: GameRules[S, A, V],
+        rules: GameRules[S, A, V] | Shelf[S, A, V],
         *,
         rng: random.Random | None = None,
         clock: Callable[[], datetime] | None = None,
@@ -124,7 +127,9 @@ class GameService(Generic[S, A, V]):
         vote_after_reminders: int = 3,
     ) -> None:
         self.store = store
-        self.rules = rules
+        # every game the table plays (`bot.service.shelf`); `rules`: the first's
+        self.games = games = shelf_of(rules)
+        self.rules = self.games.first
         self.reminder_interval = reminder_interval
         self._rng = rng
         self._clock = clock or _utc_now
@@ -139,11 +144,11 @@ class GameService(Generic[S, A, V]):
         self.tidy = Tidy(store, self._clock, self.duties)
         # one lock per game, shared with the parts that change a game (seating)
         self._locks = GameLocks()
-        self.seating = Seating(store, rules, self._clock, self._locks)
-        self.history = History(store, rules)
-        self.rematches = Rematches(store, rules, self._clock, self.start)
-        self.your_games = YourGames(store, rules, self._clock, self.notifications, self.duties)
-        self.community = Community(store, rules, self._clock, self.duties, self.notifications)
+        self.seating = Seating(store, games, self._clock, self._locks)
+        self.history = History(store, games)
+        self.rematches = Rematches(store, games, self._clock, self.start)
+        self.your_games = YourGames(store, games, self._clock, self.notifications, self.duties)
+        self.community = Community(store, games, self._clock, self.duties, self.notifications)
 
     def now(self) -> datetime:
         """The service's time (the clock it was given): what owed messages and
@@ -164,17 +169,20 @@ class GameService(Generic[S, A, V]):
         reminder_interval: timedelta | None = None,
         name: str | None = None,
         language: str = SOURCE_LANGUAGE,
+        game: str | None = None,
     ) -> GameInfo:
         """A new game open for players to join (the creator takes the first seat
-        unless `join=False`), its public posts in `language`. Bad options raise the
+        unless `join=False`), its public posts in `language`; `game` names which of the
+        table's games (its rules' name; None: the first). Bad options raise the
         rules' config error."""
         check_arguments(ABSENT, creator_id, optional=(guild_id, channel_id, thread_id))
         check_language(language)
-        config = self.rules.make_config(options)
+        rules = self.rules if game is None else self.games.of(game)
+        config = rules.make_config(options)
         interval = reminder_interval or self.reminder_interval
         record = await self.store.create_game(
             NewGame(
-                rules=self.rules.name,
+                rules=rules.name,
                 config=json.dumps(config, separators=(",", ":"), sort_keys=True),
                 creator_id=creator_id,
                 reminder_seconds=max(1, round(interval.total_seconds())),
@@ -202,8 +210,9 @@ class GameService(Generic[S, A, V]):
                 N_("Only the game's creator or a server admin can start the game."),
             )
             require_status(game, "open")
+            rules = self.games.of(game)
             config = parse_config(game)
-            need = self.rules.seat_count(config)
+            need = rules.seat_count(config)
             if len(seats) != need:
                 if len(seats) == 1:
                     raise SeatingError(
@@ -217,18 +226,18 @@ class GameService(Generic[S, A, V]):
             seed = self._new_seed()
             now = self._clock()
             try:
-                state = self.rules.new_state(config, seed)
-                labels = self.rules.seat_labels(config)
-                teams = self.rules.seat_teams(state)
-                snapshot = self.rules.state_to_json(state)
+                state = rules.new_state(config, seed)
+                labels = rules.seat_labels(config)
+                teams = rules.seat_teams(state)
+                snapshot = rules.state_to_json(state)
             except Exception as exc:  # the config was validated when the game was made
                 raise corrupt(game_id, exc) from exc
             dealt = [replace(s, colour=labels[s.seat], team=teams[s.seat]) for s in seats]
-            to_act = self.rules.to_act(state)
+            to_act = rules.to_act(state)
             post = StartPost(
                 players=tuple(player(s) for s in dealt),
                 to_act=to_act,
-                phase=self.rules.phase(state),
+                phase=rules.phase(state),
             )
             started = await self.store.start_game(
                 game_id,
@@ -386,13 +395,13 @@ class GameService(Generic[S, A, V]):
         an `undo` entry, so versions only ever grow. `keep` as for `act`."""
         check_arguments(game_id, user_id, optional=(interaction_id,))
         async with self._locks(game_id):
-            loaded = await load(self.store, self.rules, game_id)
+            loaded = await load(self.store, self.games, game_id)
             earlier = await earlier_result(self.store, game_id, interaction_id)
             if earlier is not None:
                 return earlier
-            self._require_current(loaded, expected_seq)
+            require_current(loaded, expected_seq)
             seat = seat_of_controller(loaded.seats, user_id)
-            state = _started(loaded)
+            state = started(loaded)
             entries = await self.store.actions(game_id)
             if (entries[-1].seq if entries else 0) != loaded.seq:
                 raise GameMovedOnError(game_id)
@@ -401,14 +410,14 @@ class GameService(Generic[S, A, V]):
             except ValueError as exc:
                 raise corrupt(game_id, exc) from exc
             last = moves[-1] if moves else None
-            if last is None or not self.rules.can_undo(state, seat.seat, last.seat):
+            if last is None or not loaded.rules.can_undo(state, seat.seat, last.seat):
                 raise CannotUndoError()
             try:
-                before = replay_log(self.rules, loaded.game, loaded.config, moves[:-1])
-                taken = self.rules.parse_action(last.notation)
+                before = replay_log(loaded.rules, loaded.game, loaded.config, moves[:-1])
+                taken = loaded.rules.parse_action(last.notation)
             except Exception as exc:
                 raise corrupt(game_id, exc) from exc
-            told = self.rules.describe(before, seat.seat, taken)
+            told = loaded.rules.describe(before, seat.seat, taken)
             story = stories.took_back(told)
             commit = Commit(state, before, seat, user_id, UNDO, story, (), last.notation, told)
             return await self._append(loaded, commit, interaction_id, reply_to, keep)
@@ -426,19 +435,19 @@ class GameService(Generic[S, A, V]):
         """Judge an action without playing it (a dig before its Confirm): legal, or the
         refusal with its cell. Bad notation and not-your-turn raise as `act` does."""
         check_arguments(game_id, user_id, action=action)
-        loaded = await load(self.store, self.rules, game_id)
+        loaded = await load(self.store, self.games, game_id)
         require_status(loaded.game, "active")
         seat = seat_of_controller(loaded.seats, user_id)
-        state = _started(loaded)
-        to_act = self.rules.to_act(state)
+        state = started(loaded)
+        to_act = loaded.rules.to_act(state)
         if seat.seat not in to_act:
             raise not_your_turn(loaded.seats, to_act)
-        value = self._read(state, seat.seat, action)
+        value = self._read(loaded.rules, state, seat.seat, action)
         refusal: ValueError | None = None
         story: StoryData | None = None
         try:
-            self.rules.play(state, seat.seat, value)
-            story = self.rules.describe(state, seat.seat, value)
+            loaded.rules.play(state, seat.seat, value)
+            story = loaded.rules.describe(state, seat.seat, value)
         except ValueError as exc:  # the rules' refusal, with its sentence
             refusal = exc
         return ActionPreview(
@@ -446,12 +455,12 @@ class GameService(Generic[S, A, V]):
             seq=loaded.seq,
             seat=seat.seat,
             action=value,
-            notation=self.rules.notation(value),
-            cells=self.rules.cells(value),
+            notation=loaded.rules.notation(value),
+            cells=loaded.rules.cells(value),
             story=story,
             refusal=refusal,
             refusal_cell=None if refusal is None else getattr(refusal, "cell", None),
-            view=self.rules.view(state, seat.seat),
+            view=loaded.rules.view(state, seat.seat),
         )
 
     # --- the AI's moves ----------------------------------------------------------------
@@ -478,7 +487,7 @@ class GameService(Generic[S, A, V]):
             return await self._play_owed_move(game_id, seat)
 
     async def _play_owed_move(self, game_id: int, seat: int) -> ActResult | None:
-        loaded = await load(self.store, self.rules, game_id)
+        loaded = await load(self.store, self.games, game_id)
         state = loaded.state
         target = next((s for s in loaded.seats if s.seat == seat), None)
         if (
@@ -486,12 +495,12 @@ class GameService(Generic[S, A, V]):
             or state is None
             or target is None
             or not target.machine_played
-            or seat not in self.rules.to_act(state)
+            or seat not in loaded.rules.to_act(state)
         ):
             return None
         try:
             action = await asyncio.to_thread(
-                self.rules.choose_action, state, seat, loaded.seq * 7919 + seat
+                loaded.rules.choose_action, state, seat, loaded.seq * 7919 + seat
             )
             return await self.act_for_autopilot(game_id, seat, action, expected_seq=loaded.seq)
         except GameMovedOnError:
@@ -506,12 +515,12 @@ class GameService(Generic[S, A, V]):
         """The game's metadata and seats (no state is loaded)."""
         check_arguments(game_id)
         game, seats = await game_and_seats(self.store, game_id)
-        return game_info(self.rules, game, seats)
+        return game_info(self.games, game, seats)
 
     async def load(self, game_id: int) -> Loaded[S]:
         """The stored game with its state rebuilt (snapshot plus later log entries)."""
         check_arguments(game_id)
-        return await load(self.store, self.rules, game_id)
+        return await load(self.store, self.games, game_id)
 
     async def view(
         self,
@@ -531,10 +540,11 @@ class GameService(Generic[S, A, V]):
         if fresh is not None and fresh.info.id == game_id and fresh.seq == at_seq:
             seat = fresh.info.seat_of(viewer_id) if viewer_id is not None else None
             viewer = None if seat is None else seat.seat
-            view = self.rules.view(fresh.state, viewer)
-            return GameView(fresh.info, fresh.seq, viewer, view, self.rules.outcome(fresh.state))
-        loaded = await load(self.store, self.rules, game_id)
-        info = game_info(self.rules, loaded.game, loaded.seats)
+            rules = self.games.of(fresh.info.rules)
+            view = rules.view(fresh.state, viewer)
+            return GameView(fresh.info, fresh.seq, viewer, view, rules.outcome(fresh.state))
+        loaded = await load(self.store, self.games, game_id)
+        info = game_info(self.games, loaded.game, loaded.seats)
         seat = info.seat_of(viewer_id) if viewer_id is not None else None
         viewer = None if seat is None else seat.seat
         state = loaded.state
@@ -542,14 +552,14 @@ class GameService(Generic[S, A, V]):
         if state is not None and at_seq is not None and 0 <= at_seq < loaded.seq:
             entries = [e for e in await self.store.actions(game_id) if e.seq <= at_seq]
             try:
-                state = replay_log(self.rules, loaded.game, loaded.config, entries)
+                state = replay_log(loaded.rules, loaded.game, loaded.config, entries)
             except Exception as exc:
                 raise corrupt(game_id, exc) from exc
             seq = at_seq
         if state is None:
             return GameView(info, seq, viewer, None, None)
         return GameView(
-            info, seq, viewer, self.rules.view(state, viewer), self.rules.outcome(state)
+            info, seq, viewer, loaded.rules.view(state, viewer), loaded.rules.outcome(state)
         )
 
     async def game_counts(self, guild_ids: Collection[int] | None = None) -> dict[GameStatus, int]:
@@ -563,7 +573,7 @@ class GameService(Generic[S, A, V]):
         game = await self.store.game_in_thread(thread_id)
         if game is None:
             return None
-        return game_info(self.rules, game, await self.store.seats(game.id))
+        return game_info(self.games, game, await self.store.seats(game.id))
 
     async def game_id_in_thread(self, thread_id: int) -> int | None:
         """The id of the most recent game played in a Discord thread: one read, all a
@@ -600,7 +610,7 @@ class GameService(Generic[S, A, V]):
         """Store the commit on the game as loaded (`appending.append`) at the clock's now."""
         return await append(
             self.store,
-            self.rules,
+            loaded.rules,
             self._clock(),
             loaded,
             commit,
@@ -628,20 +638,20 @@ class GameService(Generic[S, A, V]):
         keep: Keep[S] | None = None,
     ) -> ActResult:
         async with self._locks(game_id):
-            loaded = await load(self.store, self.rules, game_id)
+            loaded = await load(self.store, self.games, game_id)
             try:
-                self._require_current(loaded, expected_seq)
+                require_current(loaded, expected_seq)
                 seat, user_id = chooser(loaded)
                 if expected_seat_seq is not None and expected_seat_seq != await self.seat_version(
                     game_id, seat.seat
                 ):
                     raise SeatMovedOnError()
-                state = _started(loaded)
-                to_act = self.rules.to_act(state)
+                state = started(loaded)
+                to_act = loaded.rules.to_act(state)
                 if seat.seat not in to_act:
                     raise not_your_turn(loaded.seats, to_act)
-                value = self._read(state, seat.seat, action)
-                after = self.rules.play(state, seat.seat, value)
+                value = self._read(loaded.rules, state, seat.seat, action)
+                after = loaded.rules.play(state, seat.seat, value)
                 if name and name != seat.name:
                     seat = replace(seat, name=name)
                 commit = Commit(
@@ -649,9 +659,9 @@ class GameService(Generic[S, A, V]):
                     after=after,
                     seat=seat,
                     user_id=user_id,
-                    notation=self.rules.notation(value),
-                    story=self.rules.describe(state, seat.seat, value),
-                    cells=self.rules.cells(value),
+                    notation=loaded.rules.notation(value),
+                    story=loaded.rules.describe(state, seat.seat, value),
+                    cells=loaded.rules.cells(value),
                 )
                 if reply_to is not None:
                     # this process answers the player itself (see `ReplyTo.answered_by`)
@@ -668,31 +678,21 @@ class GameService(Generic[S, A, V]):
                     return earlier
                 raise
 
-    def _read(self, state: S, seat: int, action: A | str | Asked[A]) -> A:
+    def _read(
+        self, rules: GameRules[S, Any, Any], state: S, seat: int, action: A | str | Asked[A]
+    ) -> A:
         """The action asked for: notation, or a command's options, is read where the
         game stands, so that what the moment refuses comes before what the text gets
         wrong."""
         if isinstance(action, str | Asked):
-            return self.rules.read_action(state, seat, action)
+            read: A = rules.read_action(state, seat, action)
+            return read
         return action
 
     async def _postpone(self, game_id: int, seat: int, at: datetime) -> None:
         for row in await self.store.reminders(game_id):
             if row.seat == seat:
                 await self.store.put_reminder(replace(row, next_at=at))
-
-    @staticmethod
-    def _require_current(loaded: Loaded[S], expected_seq: int | None) -> None:
-        # a stale view hears that the game moved on, even if it moved on to its end
-        if expected_seq is not None and expected_seq != loaded.seq:
-            raise GameMovedOnError(loaded.game.id)
-        require_status(loaded.game, "active")
-
-
-def _started(loaded: Loaded[S]) -> S:
-    if loaded.state is None:
-        raise GameStateError(N_("This game has not started yet."))
-    return loaded.state
 
 
 def _utc_now() -> datetime:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Generic
+from typing import Any, Generic
 
 from bot.service.arguments import ABSENT, check_arguments
 from bot.service.duties import Duties, duty
@@ -27,6 +27,7 @@ from bot.service.protocol import A, GameRules, S
 from bot.service.reminders import next_reminder, zone
 from bot.service.results import Digest, YourGame
 from bot.service.seats import RUNNING, game_info
+from bot.service.shelf import Shelf, shelf_of
 from bot.store import GAME_STATUSES, NotificationPrefs, Store
 from bot.store.records import DigestRecord
 
@@ -74,13 +75,13 @@ class YourGames(Generic[S, A]):
     def __init__(
         self,
         store: Store,
-        rules: GameRules[S, A],
+        rules: GameRules[S, A] | Shelf[S, A, Any],
         clock: Callable[[], datetime],
         notifications: Notifications,
         duties: Duties,
     ) -> None:
         self.store = store
-        self.rules = rules
+        self.games = shelf_of(rules)
         self._clock = clock
         self._notifications = notifications
         self._duties = duties
@@ -95,7 +96,7 @@ class YourGames(Generic[S, A]):
         games = [
             g
             for g in await self.store.games_of_user(user_id, GAME_STATUSES)
-            if g.rules == self.rules.name and (guild_id is None or g.guild_id == guild_id)
+            if self.games.has(g.rules) and (guild_id is None or g.guild_id == guild_id)
         ]
         running = [g for g in games if g.status in RUNNING]
         ended = sorted(
@@ -103,7 +104,7 @@ class YourGames(Generic[S, A]):
         )
         out = []
         for game in running + ended[: max(0, finished)]:
-            info = game_info(self.rules, game, await self.store.seats(game.id))
+            info = game_info(self.games, game, await self.store.seats(game.id))
             seat = info.seat_of(user_id) or next(
                 (s for s in info.seats if s.user_id == user_id), None
             )
