@@ -302,7 +302,12 @@ def parse_action(text: str) -> Action:
         return Flee(_own(rest[0]), _location(rest[1]))
     if verb == "play":
         return _parse_play(rest)
-    raise NotationError(
+    raise unknown_verb(verb)
+
+
+def unknown_verb(verb: str) -> NotationError:
+    """The refusal of a word that names no kind of action."""
+    return NotationError(
         "Unknown action {verb}; expected one of {verbs}.",
         "unknown_verb",
         verb=echo(verb),

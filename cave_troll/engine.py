@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from cave_troll import artifacts, flight, turns
 from cave_troll.actions import (
+    KINDS,
     Action,
     Draw,
     EndTurn,
@@ -26,6 +27,7 @@ from cave_troll.actions import (
     Stay,
     action_kind,
     parse_action,
+    unknown_verb,
     verb_kind,
 )
 from cave_troll.board import load_board
@@ -55,10 +57,20 @@ def read(state: State, seat: int, text: str) -> Action:
     """The action `seat` asks for in notation, read where the game stands."""
     kind = verb_kind(text)
     if kind is not None:
-        refused = turns.refusal(state, seat, kind)
-        if refused is not None:
-            raise refused.error()
+        check_moment(state, seat, kind)
     return parse_action(text)
+
+
+def check_moment(state: State, seat: int, kind: str) -> None:
+    """Raise what the game's moment refuses to `seat` for an action of `kind` (`read`
+    asks it of the kind its text names; a command that builds its action from its
+    options asks it before it reads them). A kind that is no action's is refused as
+    notation is."""
+    if kind not in KINDS:
+        raise unknown_verb(kind)
+    refused = turns.refusal(state, seat, kind)
+    if refused is not None:
+        raise refused.error()
 
 
 def apply(state: State, seat: int, action: Action) -> list[Effect]:
@@ -79,6 +91,7 @@ def apply_trusted(state: State, seat: int, action: Action) -> list[Effect]:
 def _apply(state: State, seat: int, action: Action) -> list[Effect]:
     fx: list[Effect] = []
     before = turns.to_act(state)
+    in_flight = state.flight is not None
     barrier = False
     if isinstance(action, Draw):
         _draw(state, seat, fx)
@@ -102,7 +115,9 @@ def _apply(state: State, seat: int, action: Action) -> list[Effect]:
     else:
         _play(state, seat, action, fx)
     state.n_actions += 1
-    if barrier or turns.to_act(state) != before:
+    # a draw shows a token; another seat awaited, or a Troll flight begun or over, is a
+    # moment the table has been told of: nothing before it is taken back
+    if barrier or turns.to_act(state) != before or (state.flight is not None) != in_flight:
         state.undo_floor = state.n_actions
     return fx
 

@@ -97,12 +97,7 @@ class Game:
         return fx
 
     def can_undo(self, seat: int) -> bool:
-        return (
-            bool(self.moves)
-            and self.moves[-1].seat == seat
-            and self.to_act == (seat,)
-            and self.state.n_actions > self.state.undo_floor
-        )
+        return may_undo(self.state, seat, self.moves[-1].seat if self.moves else None)
 
     def undo(self, seat: int) -> Move:
         """Take back `seat`'s last action (replays the shortened log)."""
@@ -133,6 +128,16 @@ class Game:
 
     def record_json(self) -> str:
         return json.dumps(self.record(), indent=1)
+
+
+def may_undo(state: State, seat: int, last_seat: int | None) -> bool:
+    """Whether `seat` may take back the log's last action, played by `last_seat` (None:
+    none yet): only its own, while it is still that seat's alone to act, and not past
+    a draw, another seat's moment, nor the start or end of a Troll flight (the state's
+    undo floor)."""
+    return (
+        last_seat == seat and turns.to_act(state) == (seat,) and state.n_actions > state.undo_floor
+    )
 
 
 class ReplayError(CaveTrollError):
