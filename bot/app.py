@@ -25,13 +25,12 @@ from bot.features.games import GamesCommands
 from bot.features.lobby import CHANNEL_PERMISSIONS, LobbyCommands
 from bot.features.rematch import RematchCommands
 from bot.i18n.catalogue import N_
-from bot.mountain_king import FACE
+from bot.mountain_king import FACE as MOUNTAIN_KING
 from bot.mountain_king import FEATURES as GAME_FEATURES
 from bot.scheduler import Scheduler
 from bot.service import CorruptGameError, GameService, ServiceError, StorageFullError
 from bot.settings import Settings
 from bot.store import StoreDamagedError, WriteFaultError
-from rules.errors import RulesError
 
 log = logging.getLogger("bot")
 
@@ -43,6 +42,8 @@ STORED_ERROR = N_(
 CHECK_FAILED = N_("You may not use this command here.")
 # what the invite URL asks for: the bot user, and its slash commands
 SCOPES = ("bot", "applications.commands")
+# the games the table plays, the default first
+FACES = (MOUNTAIN_KING,)
 # in this order their subcommands are listed under /mk
 FEATURES: tuple[FeatureMaker, ...] = (
     LobbyCommands,
@@ -80,7 +81,7 @@ def create_bot(
     bot = kind(
         service,
         settings,
-        face=FACE,
+        faces=FACES,
         features=(*FEATURES, partial(Scheduler, poll=scheduler_poll)),
         on_error=handle_error,
         **(options | discord_options),
@@ -147,8 +148,9 @@ async def handle_error(interaction: discord.Interaction[MountainBot], error: Exc
     # refusals are private: in the reader's language
     messages = reader(interaction)
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-    if isinstance(original, RulesError | ServiceError):
-        await bot.tell(interaction, bot.face.refusal(original, messages))
+    refusing = next((f for f in bot.faces.values() if f.refuses(original)), None)
+    if refusing is not None or isinstance(original, ServiceError):
+        await bot.tell(interaction, (refusing or bot.face).refusal(original, messages))
         return
     if isinstance(original, app_commands.CheckFailure):
         await bot.tell(interaction, str(original) or messages.gettext(CHECK_FAILED))

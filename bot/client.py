@@ -45,16 +45,17 @@ FeatureMaker = Callable[["MountainBot"], commands.Cog]
 
 
 class MountainBot(commands.Bot):
-    """The Mountain King's bot. `features` make the cogs to install; each cog's slash
-    commands become subcommands of `/mk`. `on_error` answers every failed slash command
-    and button press."""
+    """The table's bot. `faces` are the games it plays (the first the default: `face`),
+    `features` make the cogs to install; each cog's slash commands become subcommands of
+    its group (the table's `/mk`, or a game's own). `on_error` answers every failed
+    slash command and button press."""
 
     def __init__(
         self,
         service: GameService[Any, Any],
         settings: Settings,
         *,
-        face: GameFace,
+        faces: Sequence[GameFace],
         features: Sequence[FeatureMaker],
         on_error: ErrorHandler,
         **options: Any,
@@ -67,13 +68,21 @@ class MountainBot(commands.Bot):
         )
         self.service = service
         self.settings = settings
-        # how the game's stories and refusals read (its face: `bot.face`)
-        self.face = face
+        # how each game's stories and refusals read (its face: `bot.face`), by name
+        self.faces = {face.name: face for face in faces}
+        self.face = faces[0]
         # sends what the table is owed; every feature registers how its messages look
         self.courier = Courier(self, service)
         # set when the scheduler has work now (an AI seat to play, a message to send)
         self.duties_due = asyncio.Event()
         self.mk = app_commands.Group(name=GROUP, description=GROUP_DESCRIPTION)
+        # the command groups by name: the table's, and each game's own
+        self.groups = {GROUP: self.mk}
+        for face in faces:
+            if face.group not in self.groups:
+                self.groups[face.group] = app_commands.Group(
+                    name=face.group, description=face.group_description or face.title
+                )
         self._features = tuple(features)
         self._on_error = on_error
 
@@ -91,17 +100,20 @@ class MountainBot(commands.Bot):
     async def add_commands(self) -> None:
         """Install every feature: `/mk` and its subcommands on the tree (not synced)."""
         self.tree.error(self.report)
-        self.tree.add_command(self.mk)
+        for group in self.groups.values():
+            self.tree.add_command(group)
         for make in self._features:
             await self.install(make(self))
 
     async def install(self, feature: commands.Cog) -> None:
-        """Add a feature's cog, its slash commands as subcommands of `/mk`."""
+        """Add a feature's cog, its slash commands as subcommands of its group (the
+        feature's `group`, the table's `/mk` unless it names a game's)."""
+        group = self.groups[getattr(feature, "group", GROUP)]
         for command in feature.get_app_commands():
-            self.mk.add_command(command)  # a subcommand named twice fails here
+            group.add_command(command)  # a subcommand named twice fails here
         # Adding a cog adds the root of each of its app commands to the tree; for these
-        # that root is `/mk`, already there. `override` lets the same group be added
-        # again instead of raising CommandAlreadyRegistered.
+        # that root is the group, already there. `override` lets the same group be
+        # added again instead of raising CommandAlreadyRegistered.
         await self.add_cog(feature, override=True)
 
     async def on_interaction(self, interaction: discord.Interaction[MountainBot]) -> None:
@@ -194,7 +206,7 @@ class MountainBot(commands.Bot):
         try:
             text = done_text(
                 result,
-                self.face.tell,
+                self.face_of(result.rules).tell,
                 post_pending=bool(delivery.failed),
                 messages=reader(interaction),
             )
@@ -209,6 +221,10 @@ class MountainBot(commands.Bot):
             if delivery.left:
                 self.courier.deliver_later(result.game_id)
                 self.duties_due.set()
+
+    def face_of(self, rules: str) -> GameFace:
+        """A game's face, by its rules' name (the default game's for an unknown name)."""
+        return self.faces.get(rules, self.face)
 
     async def close(self) -> None:
         await self.courier.close()

@@ -127,14 +127,20 @@ class Courier:
     def __init__(self, client: discord.Client, service: GameService[Any, Any]) -> None:
         self.client = client
         self.service = service
-        self.makers: dict[OwedKind, Maker] = {}
+        # how each kind of owed message looks: a game's own maker (by its rules' name),
+        # else the table's (None)
+        self.makers: dict[tuple[str | None, OwedKind], Maker] = {}
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
         # the deliveries running in the background (`deliver_later`), kept until done
         self._later: set[asyncio.Task[Delivery]] = set()
 
-    def register(self, kind: OwedKind, maker: Maker) -> None:
-        """A feature says how its owed messages look."""
-        self.makers[kind] = maker
+    def register(self, kind: OwedKind, maker: Maker, *, game: str | None = None) -> None:
+        """A feature says how its owed messages look (in its `game`'s games only)."""
+        self.makers[game, kind] = maker
+
+    def maker(self, kind: OwedKind, info: GameInfo) -> Maker | None:
+        """How this game's message of this kind looks: its game's, else the table's."""
+        return self.makers.get((info.rules, kind)) or self.makers.get((None, kind))
 
     async def deliver_due(self, *, everything: bool = False, limit: int = 200) -> Delivery:
         """Deliver what is due in every game (with `everything`: all that is owed, as
@@ -275,11 +281,11 @@ class Courier:
         return report
 
     async def _deliver_one(self, item: Owed, claim: DutyClaim, infos: dict[int, GameInfo]) -> bool:
-        maker = self.makers.get(item.payload.kind)
         try:
             info = item.fresh.info if item.fresh else infos.get(item.game_id)
             if info is None:
                 info = infos[item.game_id] = await self.service.info(item.game_id)
+            maker = self.maker(item.payload.kind, info)
             if maker is None:
                 raise RuntimeError(f"no maker for {item.payload.kind} messages")
             outgoing = await maker(item, info)

@@ -21,11 +21,22 @@ from bot.texts import Teller
 class GameFace:
     """A game's face as the table sees it: `name` the rules' (`GameRules.name`),
     `tell` a story in a voice and a language, `told` a rules' sentence with the game's
-    words."""
+    words; `title` the game's name as the table lists it (a catalogue message),
+    `errors` the rules' refusals (said with `told`), and `group` the slash command
+    group its commands are in (the table's own is `/mk`), described by
+    `group_description`."""
 
     name: str
     tell: Teller
     told: Sayer
+    title: str = ""
+    errors: tuple[type[Exception], ...] = ()
+    group: str = "mk"
+    group_description: str = ""
+
+    def refuses(self, error: Exception) -> bool:
+        """Whether this is one of the game's rules' refusals."""
+        return isinstance(error, self.errors)
 
     def refusal(self, error: Exception, messages: Messages = ENGLISH) -> str:
         """A refused command or button, in the reader's language."""

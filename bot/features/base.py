@@ -1,6 +1,7 @@
 """What every feature is: a cog over the bot whose slash commands become subcommands
-of `/mk` (see `MountainBot.install`), whose buttons work while it is loaded, and whose
-makers build the owed messages of its kinds for the courier."""
+of its group (`/mk`, or its game's own: see `MountainBot.install`), whose buttons work
+while it is loaded, and whose makers build the owed messages of its kinds for the
+courier (of its game's games only, if it names one)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import ClassVar
 from discord.ext import commands
 
 from bot.buttons import GameButton
-from bot.client import MountainBot
+from bot.client import GROUP, MountainBot
 from bot.courier import Maker
 from bot.store import OwedKind
 
@@ -17,6 +18,10 @@ from bot.store import OwedKind
 class Feature(commands.Cog):
     # the button behaviours this feature's commands draw
     buttons: ClassVar[tuple[type[GameButton], ...]] = ()
+    # the slash command group its commands are in: the table's, or its game's own
+    group: ClassVar[str] = GROUP
+    # the game whose owed messages its makers make (None: the table's, of any game)
+    game: ClassVar[str | None] = None
 
     def __init__(self, bot: MountainBot) -> None:
         self.bot = bot
@@ -28,7 +33,7 @@ class Feature(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*self.buttons)
         for kind, maker in self.makers().items():
-            self.bot.courier.register(kind, maker)
+            self.bot.courier.register(kind, maker, game=self.game)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*self.buttons)

@@ -18,12 +18,21 @@ from __future__ import annotations
 
 from bot.client import FeatureMaker
 from bot.face import GameFace
+from bot.i18n.catalogue import N_
 from bot.mountain_king.draft import DraftCommands
 from bot.mountain_king.looking import LookingCommands
 from bot.mountain_king.stories import story_text
 from bot.mountain_king.turn import TurnCommands
 from bot.mountain_king.words import told
+from bot.service.mountain_king import MountainKingRules
+from rules.errors import RulesError
 
-FACE = GameFace(name="mountain-king", tell=story_text, told=told)
+FACE = GameFace(
+    name=MountainKingRules.name,
+    tell=story_text,
+    told=told,
+    title=N_("In the Hall of the Mountain King"),
+    errors=(RulesError,),
+)
 # in this order their subcommands are listed under /mk, after the lobby's
 FEATURES: tuple[FeatureMaker, ...] = (DraftCommands, TurnCommands, LookingCommands)

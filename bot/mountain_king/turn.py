@@ -64,6 +64,7 @@ from bot.mountain_king.texts import (
     turn_post_text,
 )
 from bot.service import ActionPreview, Asked, GameInfo, Owed
+from bot.service.mountain_king import MountainKingRules
 from bot.service.outbox import Fresh
 from bot.service.owed import GameOver, Ping, Player, Reply, TurnPost
 from bot.service.results import GameView
@@ -158,6 +159,7 @@ class TurnCommands(Feature):
     """Every action of a turn, and the messages a turn owes the table."""
 
     buttons = (ConfirmButton, CancelButton)
+    game = MountainKingRules.name
 
     def makers(self) -> dict[OwedKind, Maker]:
         return {

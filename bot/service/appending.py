@@ -133,6 +133,7 @@ async def append(
         undone=commit.undone,
         story=commit.story,
         told=commit.told or commit.story,
+        rules=rules.name,
     )
     turn = await stories.retold(store, rules, loaded.game, loaded.config, turn)
     owed = owed_after(

@@ -111,6 +111,8 @@ class ActResult:
     story: StoryData = ""
     # what the player who acted is told they did (an undo: the action taken back)
     told: StoryData = ""
+    # the game's rules' name (its face tells the story); "" in answers stored before
+    rules: str = ""
     # the owed private answer to the interaction, if the caller gave its token
     reply_id: int | None = None
     repeated: bool = False

@@ -134,14 +134,14 @@ async def test_one_end_of_turn_handed_to_a_human_costs_few_store_calls_and_one_r
         )
         tally = watch(bot, monkeypatch)
         made: list[tuple[Owed, Outgoing | None]] = []
-        make_post = bot.courier.makers["turn"]
+        make_post = bot.courier.makers["mountain-king", "turn"]
 
         async def turn_post(owed: Owed, game: GameInfo) -> Outgoing | None:
             outgoing = await make_post(owed, game)
             made.append((owed, outgoing))
             return outgoing
 
-        bot.courier.makers["turn"] = turn_post
+        bot.courier.makers["mountain-king", "turn"] = turn_post
         before = len(thread.history())
         tally.counting = True
         result = await by_seat[seat].slash(thread, "mk end")

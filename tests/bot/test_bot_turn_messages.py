@@ -42,7 +42,7 @@ async def test_every_turn_in_play_is_one_message_calling_only_the_next_player(
         assert len(by_seat) == 4
         # the order in which the player was answered and the game-over post was made
         events: list[str] = []
-        give_answer, make_over = bot.answer, bot.courier.makers["over"]
+        give_answer, make_over = bot.answer, bot.courier.makers["mountain-king", "over"]
 
         async def answer(*args: Any, **kwargs: Any) -> None:
             await give_answer(*args, **kwargs)
@@ -53,7 +53,7 @@ async def test_every_turn_in_play_is_one_message_calling_only_the_next_player(
             return await make_over(*args)
 
         bot.answer = answer  # type: ignore[method-assign]
-        bot.courier.makers["over"] = over_post
+        bot.courier.makers["mountain-king", "over"] = over_post
         rng = random.Random(11)
         turns = 0
         while True:
