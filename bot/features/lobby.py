@@ -67,6 +67,7 @@ NO_THREAD = N_(
     " Check the bot's permissions in this channel, then try again."
 )
 NOT_A_TEXT_CHANNEL = N_("Open a game from a server's text channel or forum.")
+NOT_A_GAME = N_("This table plays {games}; pick one of them.")
 # the languages a game's posts can be written in, each named as its speakers name it
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=LANGUAGE_NAMES[code], value=code) for code in LANGUAGES
@@ -277,6 +278,7 @@ class LobbyCommands(Feature):
         clock="A turn clock: hours per turn in each player's playing hours (default: none)",
         clock_policy="When a turn clock runs out: open the table's vote, or the AI plays",
         away="While a player is away (/mk away): the game waits, or the AI plays",
+        game="Which game (default: In the Hall of the Mountain King)",
     )
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def new(
@@ -291,7 +293,11 @@ class LobbyCommands(Feature):
         clock: int | None = None,
         clock_policy: Literal["vote", "ai"] = "vote",
         away: Literal["wait", "ai"] = "wait",
+        game: str | None = None,
     ) -> None:
+        if game is not None and game not in self.bot.faces:
+            titles = [reader(interaction).gettext(f.title) for f in self.bot.faces.values()]
+            raise ServiceError(NOT_A_GAME, games=", ".join(titles))
         channel = interaction.channel
         if isinstance(channel, discord.Thread) and isinstance(channel.parent, discord.ForumChannel):
             # typed in a forum post: the new game is a new post in that forum (Discord
@@ -323,6 +329,7 @@ class LobbyCommands(Feature):
             reminder_interval=timedelta(hours=hours),
             name=interaction.user.display_name,
             language=language or server_language(interaction),
+            game=game,
         )
         tags = None
         if isinstance(channel, discord.ForumChannel):
@@ -343,6 +350,19 @@ class LobbyCommands(Feature):
         await interaction.followup.send(
             game_opened_text(info.id, thread.mention, reader(interaction)), ephemeral=True
         )
+
+    @new.autocomplete("game")
+    async def game_offers(
+        self, interaction: discord.Interaction[MountainBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The games this table plays, by their titles in the reader's language."""
+        m, typed = reader(interaction), current.casefold()
+        titles = ((m.gettext(f.title) or f.name, f.name) for f in self.bot.faces.values())
+        return [
+            app_commands.Choice(name=title, value=name)
+            for title, name in titles
+            if typed in title.casefold() or typed in name
+        ][:25]
 
     async def withdraw(self, interaction: discord.Interaction[MountainBot], info: GameInfo) -> None:
         """Take back a game whose thread or lobby could not be made: the game is
