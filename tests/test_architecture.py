@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import render.words
 
 FORBIDDEN_FOR_RULES = ("discord", "PIL", "aiosqlite", "sqlite3", "render", "bot", "asyncio")
@@ -93,6 +95,18 @@ RULES = ROOT / "rules"
 # the game's engine, reached only through the rules adapter of the service
 ENGINE_MODULES = ("rules.engine", "rules.setup", "rules.game", "rules.ai")
 RULES_ADAPTER = "bot.service.mountain_king"
+# Cave Troll's engine (its play, AI and default answers), reached only through its adapter
+CAVE_TROLL_ENGINE = (
+    "cave_troll.engine",
+    "cave_troll.game",
+    "cave_troll.ai",
+    "cave_troll.flight",
+    "cave_troll.defaults",
+)
+CAVE_TROLL_ADAPTER = "bot.service.cave_troll"
+ADAPTERS = (RULES_ADAPTER, CAVE_TROLL_ADAPTER)
+# the packages of the games' rules: the table imports none of their modules but errors
+RULES_PACKAGES = ("rules", "cave_troll")
 
 
 def _module_name(path: Path) -> str:
@@ -258,19 +272,25 @@ def test_no_import_inside_a_function_in_the_rules() -> None:
     assert not found, "imports inside functions in rules/: " + ", ".join(found)
 
 
-def _engine_importers() -> dict[str, list[str]]:
+def _engine_importers(engine: tuple[str, ...] = ENGINE_MODULES) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for name, imports in _bot_imports().items():
         for target, line in imports:
-            if any(target == m or target.startswith(m + ".") for m in ENGINE_MODULES):
+            if any(target == m or target.startswith(m + ".") for m in engine):
                 found.setdefault(name, []).append(f"{target} (line {line})")
     return found
 
 
-def test_only_the_rules_adapter_reaches_the_engine() -> None:
-    importers = _engine_importers()
-    outside = {name: targets for name, targets in importers.items() if name != RULES_ADAPTER}
-    assert not outside, f"only {RULES_ADAPTER} may import the engine: {outside}"
+@pytest.mark.parametrize(
+    ("engine", "adapter"),
+    [(ENGINE_MODULES, RULES_ADAPTER), (CAVE_TROLL_ENGINE, CAVE_TROLL_ADAPTER)],
+    ids=["mountain-king", "cave-troll"],
+)
+def test_only_the_rules_adapter_reaches_the_engine(engine: tuple[str, ...], adapter: str) -> None:
+    importers = _engine_importers(engine)
+    assert adapter in importers, f"{adapter} plays the game"
+    outside = {name: targets for name, targets in importers.items() if name != adapter}
+    assert not outside, f"only {adapter} may import the engine: {outside}"
 
 
 def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
@@ -348,12 +368,14 @@ def test_help_texts_are_a_leaf() -> None:
 
 # the game's face: every module of the bot that knows the Mountain King's rules
 FACE = "bot.mountain_king"
+# Cave Troll's face, where it will be
+CAVE_TROLL_FACE = "bot.cave_troll"
 # where the bot is put together: it hands the table the game's face and rules
 COMPOSITION_ROOTS = ("bot.app", "bot.__main__", "bot.catalogue")
 
 
 def _in_face(name: str) -> bool:
-    return name == FACE or name.startswith(FACE + ".")
+    return any(name == face or name.startswith(face + ".") for face in (FACE, CAVE_TROLL_FACE))
 
 
 def _table_modules() -> dict[str, list[tuple[str, int]]]:
@@ -362,23 +384,24 @@ def _table_modules() -> dict[str, list[tuple[str, int]]]:
     return {
         name: found
         for name, found in _bot_imports().items()
-        if not _in_face(name) and name != RULES_ADAPTER
+        if not _in_face(name) and name not in ADAPTERS
     }
 
 
 def test_the_table_imports_no_rules_beyond_their_errors() -> None:
     """Lobby, seats, the courier, the scheduler, the service and the store talk to the
     game through the protocol (`bot.service.protocol`) and the service's results: the
-    only module of the rules they import is `rules.errors` (a refusal's sentence)."""
+    only module of a game's rules they import is its errors (`rules.errors`, a refusal's
+    sentence); Cave Troll's (`cave_troll/`) likewise."""
     table = _table_modules()
     assert "bot.courier" in table and "bot.features.lobby" in table
     found = [
         f"{name}:{line} imports {target}"
         for name, imports in table.items()
         for target, line in imports
-        if target.split(".")[0] == "rules"
-        and target != "rules.errors"
-        and not target.startswith("rules.errors.")
+        if (package := target.split(".")[0]) in RULES_PACKAGES
+        and target != f"{package}.errors"
+        and not target.startswith(f"{package}.errors.")
     ]
     assert not found, "the table reaches the rules: " + ", ".join(found)
     face = [n for n, imports in _bot_imports().items() if _in_face(n)]

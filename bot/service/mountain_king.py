@@ -59,6 +59,9 @@ class MountainKingRules:
     def phase(self, state: State) -> str:
         return state.phase
 
+    def decision_seconds(self, state: State) -> int | None:
+        return None  # every decision is a turn (the draft's too), on the table's clock
+
     def legal_actions(self, state: State, seat: int) -> Sequence[Action]:
         return legal_actions(state, seat)
 

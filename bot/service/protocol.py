@@ -95,6 +95,12 @@ class GameRules(Protocol[S, A, V_co]):
         before)."""
         ...
 
+    def decision_seconds(self, state: S) -> int | None:
+        """How long the awaited out-of-turn decision (Cave Troll's Troll flight) may
+        wait before the table plays its default answer (`choose_action`) for the seat
+        awaited; None for an ordinary turn."""
+        ...
+
     def legal_actions(self, state: S, seat: int) -> Sequence[A]: ...
 
     def parse_action(self, text: str) -> A:
