@@ -182,6 +182,7 @@ class Scheduler(commands.Cog):
         the table's vote for a player who has now missed enough. Returns how many were
         sent."""
         notifications = self.bot.service.notifications
+        decisions = self.bot.service.decisions
         sent = 0
         for due in await notifications.due_reminders():
             async with self.bot.service.duties.holding(
@@ -189,6 +190,12 @@ class Scheduler(commands.Cog):
             ) as claim:
                 # claimed, it may have been sent by the process that held it before
                 if claim is None or not await notifications.still_due(due):
+                    continue
+                # a decision out of turn past its deadline: answered by default instead
+                decision = await decisions.look(due.game_id, due.seat, due.since)
+                if decision is not None and decision.settled:
+                    await self.bot.courier.deliver(due.game_id)
+                    self.bot.duties_due.set()
                     continue
                 try:
                     delivered = await self._remind(due)
@@ -198,6 +205,8 @@ class Scheduler(commands.Cog):
                 if not delivered:
                     continue
                 await notifications.reminder_sent(due.game_id, due.seat, claim=claim)
+                if decision is not None:
+                    await decisions.due_by(due.game_id, due.seat, decision.deadline)
             sent += 1
             rows = await self.bot.service.store.reminders(due.game_id)
             row = next((r for r in rows if r.seat == due.seat), None)

@@ -27,6 +27,12 @@ def time_news_text(news: SeatNews, messages: Messages = ENGLISH) -> str:
             player=mention,
             when="" if news.until is None else timestamp(news.until),
         )
+    if news.change == "late":
+        return m.gettext(
+            "{player} did not answer by {when}: the default answer is given for them.",
+            player=player,
+            when=when,
+        )
     return m.gettext("{player}'s turn clock ran out.", player=player)
 
 

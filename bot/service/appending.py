@@ -8,11 +8,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.service import stories
 from bot.service.away import come_back
 from bot.service.clock import with_deadlines
+from bot.service.decisions import first_reminder, with_deadline
 from bot.service.errors import GameMovedOnError
 from bot.service.loading import Loaded, appended, corrupt, storage_full
 from bot.service.notifications import waiting_rows
@@ -107,6 +108,10 @@ async def append(
         waiting = await waiting_rows(store, game, seats, to_act, newly, now)
     elif turn_ended:
         turn = await store.turn_actions(game.id, seat.seat)
+    # a decision out of turn (a Troll flight) has a deadline: reminded halfway to it
+    deciding = rules.decision_seconds(commit.after)
+    if waiting is not None:
+        waiting = first_reminder(waiting, deciding)
     entry = ActionRecord(
         game.id,
         seq,
@@ -148,6 +153,8 @@ async def append(
     )
     if game.clock_seconds is not None and not over:
         owed = await with_deadlines(store, game.clock_seconds, owed, now)
+    if deciding is not None and not over:  # a decision out of turn: its own deadline
+        owed = with_deadline(owed, now + timedelta(seconds=deciding))
     rows = [stored(o, now + REPLY_GRACE if o.kind == "reply" else None) for o in owed]
     interaction = None
     if interaction_id is not None:

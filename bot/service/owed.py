@@ -139,6 +139,9 @@ SeatChange = Literal[
     "back",
     "clock",
     "timeout",
+    # a decision out of turn (a Troll flight) not answered by its deadline: the AI
+    # gives the rules' default answer (bot/service/decisions.py)
+    "late",
     # the tidy server (bot/service/tidy.py): the game is idle (ending at `until`), it
     # ended idle as abandoned, the lobby closed never started; told by bot/tidy_texts.py
     # (the outbox's kinds are fixed by its CHECK: the table's news rides on "seat")
@@ -147,7 +150,7 @@ SeatChange = Literal[
     "lobby-closed",
 ]
 # the changes the time of the table makes (told by bot/time_texts.py)
-TIME_CHANGES: tuple[SeatChange, ...] = ("away", "back", "clock", "timeout")
+TIME_CHANGES: tuple[SeatChange, ...] = ("away", "back", "clock", "timeout", "late")
 TIDY_CHANGES: tuple[SeatChange, ...] = ("idle", "idle-ended", "lobby-closed")
 # how a seat changed hands: the new player accepted an offer, the player who held it
 # agreed to hand it over, a server admin assigned it, nobody was playing it (autopilot

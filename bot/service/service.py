@@ -31,6 +31,7 @@ from bot.service.arguments import ABSENT, check_arguments, check_language
 from bot.service.away import Away
 from bot.service.clock import TurnClock
 from bot.service.community import Community
+from bot.service.decisions import Decisions
 from bot.service.duties import Duties, duty
 from bot.service.errors import (
     CannotUndoError,
@@ -127,9 +128,8 @@ class GameService(Generic[S, A, V]):
         vote_after_reminders: int = 3,
     ) -> None:
         self.store = store
-        # every game the table plays (`bot.service.shelf`); `rules`: the first's
-        self.games = games = shelf_of(rules)
-        self.rules = self.games.first
+        self.games = games = shelf_of(rules)  # every game the table plays
+        self.rules = games.first  # the default game's
         self.reminder_interval = reminder_interval
         self._rng = rng
         self._clock = clock or _utc_now
@@ -142,6 +142,7 @@ class GameService(Generic[S, A, V]):
         self.away = Away(store, self._clock, self.duties)
         self.clock = TurnClock(store, self._clock, self.duties)
         self.tidy = Tidy(store, self._clock, self.duties)
+        self.decisions = Decisions(store, games, self._clock)
         # one lock per game, shared with the parts that change a game (seating)
         self._locks = GameLocks()
         self.seating = Seating(store, games, self._clock, self._locks)

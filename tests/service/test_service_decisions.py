@@ -1,0 +1,76 @@
+"""A decision out of turn with its own deadline (Cave Troll's Troll flight), kept by the
+table on the awaited seat's reminder row: reminded halfway, the ping carrying the
+deadline, answered by the rules' default when the deadline has passed (by the AI, as a
+skipped turn is), through a reload of the store as after a restart."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+from ct_service_helpers import cave_game, cave_service, play_by_ai, state_of
+from service_helpers import FakeClock
+
+from bot.service.cave_troll import CAVE_TROLL
+from bot.service.owed import SeatNews, TurnPost
+from cave_troll import default_answer
+
+
+async def test_an_unanswered_flight_is_reminded_halfway_then_answered_by_default(
+    tmp_path: Path,
+) -> None:
+    clock = FakeClock()
+    async with cave_service(tmp_path / "games.db", clock=clock) as service:
+        info = await cave_game(service)
+        state = await play_by_ai(service, info, lambda s: s.flight is not None)
+        seconds = CAVE_TROLL.decision_seconds(state)
+        assert seconds == 24 * 3600
+        seat = CAVE_TROLL.to_act(state)[0]
+        # the decision became the seat's when the Troll was placed (its row's turn)
+        row = next(r for r in await service.store.reminders(info.id) if r.seat == seat)
+        began = row.waiting_since
+        # the turn post calling the first seat to answer carries the decision's deadline
+        owed = await service.outbox.owed(everything=True, limit=500)
+        posts = [o.payload for o in owed if isinstance(o.payload, TurnPost)]
+        assert [p.seat for p in posts[-1].calls] == [seat]
+        assert posts[-1].deadline == began + timedelta(seconds=seconds)
+        assert all(p.deadline is None for p in posts[:-1])  # ordinary turns: no deadline
+        # the first reminder is due halfway, not after the table's usual day
+        assert row.next_at == began + timedelta(seconds=seconds) / 2
+        # halfway: an ordinary reminder, and the next one no later than the deadline
+        clock.now += timedelta(hours=12)
+        early = await service.decisions.look(info.id, seat, began)
+        assert early is not None and not early.settled
+        assert early.deadline == began + timedelta(hours=24)
+        await service.notifications.reminder_sent(info.id, seat)
+        await service.decisions.due_by(info.id, seat, early.deadline)
+        row = next(r for r in await service.store.reminders(info.id) if r.seat == seat)
+        assert row.next_at == early.deadline
+        assert not next(s for s in (await service.info(info.id)).seats if s.seat == seat).skip_turn
+
+    # the deadline passes while no process runs; the next one finds it in the store
+    clock.now += timedelta(hours=12)
+    async with cave_service(tmp_path / "games.db", clock=clock) as service:
+        before, _ = await state_of(service, info.id)
+        expected = default_answer(before)
+        late = await service.decisions.look(info.id, seat, began)
+        assert late is not None and late.settled
+        news = [o.payload for o in await service.outbox.owed(everything=True, limit=500)]
+        told = [n for n in news if isinstance(n, SeatNews) and n.change == "late"]
+        assert len(told) == 1 and told[0].player.seat == seat
+        assert told[0].until == began + timedelta(hours=24)
+        # the table's owed move plays the rules' default answer for the seat, to its end
+        assert (info.id, seat) in await service.owed_moves(limit=10)
+        played = []
+        while (info.id, seat) in await service.owed_moves(limit=10):
+            result = await service.play_owed_move(info.id, seat)
+            assert result is not None
+            played.append(result.notation)
+        assert played == [CAVE_TROLL.notation(a) for a in expected]
+        after, _ = await state_of(service, info.id)
+        assert seat not in CAVE_TROLL.to_act(after)
+        # its next turn is its own again: the mark was for the flight only
+        seats = (await service.info(info.id)).seats
+        assert not next(s for s in seats if s.seat == seat).skip_turn
+        # a look at a decision that is over does nothing
+        assert await service.decisions.look(info.id, seat, began) is None
