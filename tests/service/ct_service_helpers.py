@@ -37,11 +37,14 @@ async def cave_service(
         yield GameService(store, CAVE_TROLL, rng=rng, clock=clock or FakeClock())
 
 
-async def cave_game(service: CaveService, players: int = 3) -> GameInfo:
-    """A Cave Troll game made by the first user, the next ones seated in order, started."""
+async def cave_game(service: CaveService, players: int = 3, *, ai: int = 0) -> GameInfo:
+    """A Cave Troll game made by the first user, the next ones seated in order and the
+    last `ai` seats the AI's, started."""
     info = await service.create_game(USERS[0], {"players": players})
-    for user in USERS[1:players]:
+    for user in USERS[1 : players - ai]:
         await service.seating.join(info.id, user)
+    for _ in range(ai):
+        await service.seating.add_ai(info.id, USERS[0])
     return await service.start(info.id, USERS[0])
 
 
@@ -55,13 +58,17 @@ async def state_of(service: CaveService, game_id: int) -> tuple[State, int]:
 async def play_by_ai(
     service: CaveService, info: GameInfo, until: Callable[[State], bool], *, limit: int = 400
 ) -> State:
-    """Play the AI's choice for the seat awaited, in notation by the user seated there,
-    until `until` holds of the state (at most `limit` actions); returns that state."""
+    """Play the AI's choice for the seat awaited, in notation by the user seated there
+    (an AI seat: the service's own owed move, the same choice), until `until` holds of
+    the state (at most `limit` actions); returns that state."""
     for _ in range(limit):
         state, seq = await state_of(service, info.id)
         if until(state):
             return state
         seat = CAVE_TROLL.to_act(state)[0]
+        if info.seats[seat].ai:
+            assert await service.play_owed_move(info.id, seat) is not None
+            continue
         action = CAVE_TROLL.choose_action(state, seat, seq * 7919 + seat)
         await service.act(info.id, user_of(info, seat), CAVE_TROLL.notation(action))
     raise AssertionError(f"not reached in {limit} actions")  # pragma: no cover

@@ -51,10 +51,12 @@ def _adventurer_on_top_of_a_whole_turn(state: State) -> bool:
 
 
 async def test_a_three_player_game_is_played_to_its_end_by_the_ai(tmp_path: Path) -> None:
+    """Two players acting in notation as the AI would, the third seat the AI's."""
     async with cave_service(tmp_path / "g.db") as service:
-        info = await cave_game(service)
+        info = await cave_game(service, ai=1)
         assert info.rules == "cave-troll" and info.status == "active"
         assert [s.label for s in info.seats] == ["blue", "orange", "green"]
+        assert [s.ai for s in info.seats] == [False, False, True]
         state = await play_by_ai(service, info, CAVE_TROLL.is_over)
         _, seq = await state_of(service, info.id)
         assert seq == 158
@@ -69,6 +71,10 @@ async def test_a_three_player_game_is_played_to_its_end_by_the_ai(tmp_path: Path
         record = await service.history.record(info.id)
         assert record["game"] == "cave-troll" and len(record["actions"]) == 158
         assert CAVE_TROLL.record_outcome(record) == outcome
+        # the AI's seat played by the service itself, its Troll flight's answer too
+        log = await service.history.log(info.id)
+        assert {e.user_id for e in log if e.seat == 2} == {None}
+        assert any(e.seat == 2 and e.notation.startswith("flee") for e in log)
         # what the table shows at the end: every artifact, every seat's gold
         view = (await service.view(info.id, None)).state
         assert view is not None and view["phase"] == "over"
