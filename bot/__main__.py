@@ -36,7 +36,8 @@ import yarl
 
 from bot import health, maintenance
 from bot.app import create_bot, log_invite
-from bot.service import GameService, MountainKingRules
+from bot.service import GameService
+from bot.service.games import TABLE_GAMES
 from bot.settings import BadSettingsError, Settings, read_settings
 from bot.store.base import Store
 from bot.store.errors import StoreError
@@ -243,7 +244,7 @@ async def run(settings: Settings, token: str, *, delays: Iterator[float] | None 
     try:
         service: GameService[Any, Any] = GameService(
             store,
-            MountainKingRules(),
+            TABLE_GAMES,
             reminder_interval=timedelta(hours=settings.reminder_hours),
             vote_after_reminders=settings.inactivity_reminders,
         )

@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from bot import moving
-from bot.service import MOUNTAIN_KING, GameRules
+from bot.service import GameRules
+from bot.service.games import TABLE_GAMES
 from bot.service.loading import GameCheck, check_game
 from bot.service.shelf import AnyShelf
 from bot.settings import database_path_problem, settings_for
@@ -107,7 +108,7 @@ async def check_database(
     any is broken, or has a drifted snapshot that could not be repaired (or the
     database cannot be opened), else 0. Reads on a read-only connection; a writable
     store is opened only to repair the drifted snapshots found."""
-    rules = MOUNTAIN_KING
+    rules = TABLE_GAMES
     try:
         async with SqliteStore(path, read_only=True) as store:
             stored = await store.game_ids()

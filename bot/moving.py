@@ -33,7 +33,8 @@ from typing import Any, TextIO
 
 import asyncpg
 
-from bot.service import MOUNTAIN_KING, GameRules
+from bot.service import GameRules
+from bot.service.games import TABLE_GAMES
 from bot.service.loading import GameCheck, check_game
 from bot.service.shelf import AnyShelf
 from bot.settings import settings_for
@@ -92,7 +93,7 @@ async def migrate_database(
     out: TextIO,
     *,
     replace: bool = False,
-    rules: GameRules[Any, Any] | AnyShelf = MOUNTAIN_KING,
+    rules: GameRules[Any, Any] | AnyShelf = TABLE_GAMES,
 ) -> int:
     """Copy, then check; prints the report to `out`. The exit status: 0 when every game
     is in PostgreSQL as it was in the SQLite file and replays, else 1."""

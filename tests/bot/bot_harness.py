@@ -23,13 +23,12 @@ from simcord.results import to_discord_message
 from bot.app import create_bot
 from bot.client import MountainBot
 from bot.scheduler import Scheduler
-from bot.service import GameService, MountainKingRules
+from bot.service import GameService
+from bot.service.games import TABLE_GAMES
 from bot.settings import Settings
 from bot.store.sqlite import SqliteStore
-from rules.actions import Action
 from rules.legal import legal_actions
 from rules.selfplay import random_action
-from rules.state import State
 from rules.steps import seats_to_act
 
 SETTLE_TIMEOUT = 30.0
@@ -40,9 +39,9 @@ async def make_bot(db: Path, *, seed: int = 1, clock: Any = None) -> MountainBot
     restart of the process)."""
     store = SqliteStore(db, synchronous="NORMAL")
     await store.open()
-    service: GameService[State, Action] = GameService(
+    service: GameService[Any, Any] = GameService(
         store,
-        MountainKingRules(),
+        TABLE_GAMES,
         rng=random.Random(seed),
         reminder_interval=timedelta(hours=12),
         clock=clock,

@@ -5,12 +5,15 @@ skipped turn is), through a reload of the store as after a restart."""
 
 from __future__ import annotations
 
+import io
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from ct_service_helpers import cave_game, cave_service, play_by_ai, state_of
-from service_helpers import FakeClock
+from service_helpers import USERS, FakeClock, open_service
 
+from bot.maintenance import check_database
 from bot.service.cave_troll import CAVE_TROLL
 from bot.service.owed import SeatNews, TurnPost
 from cave_troll import default_answer
@@ -74,3 +77,21 @@ async def test_an_unanswered_flight_is_reminded_halfway_then_answered_by_default
         assert not next(s for s in seats if s.seat == seat).skip_turn
         # a look at a decision that is over does nothing
         assert await service.decisions.look(info.id, seat, began) is None
+
+
+@pytest.mark.sqlite_only
+async def test_the_host_tools_check_a_database_holding_both_games(tmp_path: Path) -> None:
+    """`python -m bot check` reads every game by its own rules: a Cave Troll game beside
+    a Mountain King game is checked, not refused as another table's."""
+    path = tmp_path / "games.db"
+    async with cave_service(path) as service:
+        cave = await cave_game(service)
+        await play_by_ai(service, cave, lambda s: s.turn is not None and s.turn.seat == 2)
+    async with open_service(path) as service:
+        mountain = await service.create_game(USERS[0], {"players": 2})
+        await service.seating.join(mountain.id, USERS[1])
+        mountain = await service.start(mountain.id, USERS[0])
+    out = io.StringIO()
+    assert await check_database(path, out) == 0, out.getvalue()
+    assert out.getvalue().splitlines() == ["2 games checked: 0 broken."]
+    assert {cave.rules, mountain.rules} == {"cave-troll", "mountain-king"}
