@@ -59,7 +59,7 @@ from cave_troll.view import CaveView, view
 # how long a Troll flight's answer may wait before the table answers for the seat (a
 # day: the game's other decisions are turns, on the table's own clock)
 FLIGHT_SECONDS = 24 * 60 * 60
-# the options a lobby may give (None: not given), and those this game reads
+# the options this game reads (a lobby's option given as None counts as not given)
 OPTIONS = ("players", "colours")
 _STORED = frozenset({*OPTIONS, "edition"})  # a config read back holds its edition
 
