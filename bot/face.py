@@ -22,17 +22,24 @@ class GameFace:
     """A game's face as the table sees it: `name` the rules' (`GameRules.name`),
     `tell` a story in a voice and a language, `told` a rules' sentence with the game's
     words; `title` the game's name as the table lists it (a catalogue message),
-    `errors` the rules' refusals (said with `told`), and `group` the slash command
-    group its commands are in (the table's own is `/mk`), described by
-    `group_description`."""
+    `short` its name in a thread's title and a reminder, `errors` the rules' refusals
+    (said with `told`), and `group` the slash command group its commands are in (the
+    table's own is `/mk`), described by `group_description`."""
 
     name: str
     tell: Teller
     told: Sayer
     title: str = ""
+    # the game's name in a thread's title and a reminder ("Mountain King")
+    short: str = ""
     errors: tuple[type[Exception], ...] = ()
     group: str = "mk"
     group_description: str = ""
+
+    @property
+    def short_name(self) -> str:
+        """Its name in a thread's title and a reminder (a catalogue message)."""
+        return self.short or self.title or self.name
 
     def refuses(self, error: Exception) -> bool:
         """Whether this is one of the game's rules' refusals."""

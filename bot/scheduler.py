@@ -253,15 +253,15 @@ class Scheduler(commands.Cog):
         game's thread. Whether it was delivered. In the game's language in the thread;
         a DM in the language the player last used (the game's if never seen)."""
         info = await self.bot.service.info(due.game_id)
-        posts = game_language(info)
+        posts, short = game_language(info), self.bot.face_of(info.rules).short_name
         if due.dm_opt_in and due.user_id is not None:
             theirs = translator_for(due.language or info.language)
             user = self.bot.get_user(due.user_id) or await self.bot.fetch_user(due.user_id)
             mute = view_of(MuteButton(due.game_id, due.turn, label=theirs.gettext(MUTE)))
             with suppress(discord.HTTPException):
-                await user.send(reminder_text(due, theirs), view=mute, nonce=due.nonce)
+                await user.send(reminder_text(due, theirs, short), view=mute, nonce=due.nonce)
                 return True
-        text = reminder_text(due, posts)
+        text = reminder_text(due, posts, short)
         mute = view_of(MuteButton(due.game_id, due.turn, label=posts.gettext(MUTE)))
         channel = await self.bot.thread_of(info)
         if channel is None:

@@ -83,12 +83,14 @@ def language_name(language: str) -> str:
 # --- the lobby -------------------------------------------------------------------------
 
 
-def lobby_text(info: GameInfo, messages: Messages = ENGLISH) -> str:
-    """The lobby: the game's options and the seats taken so far (in the game's
-    language)."""
+def lobby_text(
+    info: GameInfo, messages: Messages = ENGLISH, title: str = "In the Hall of the Mountain King"
+) -> str:
+    """The lobby of a game of `title` (a catalogue message): the game's options and the
+    seats taken so far (in the game's language)."""
     m = messages
     lines = [
-        m.gettext("**In the Hall of the Mountain King** · game #{game}", game=info.id),
+        m.gettext("**{title}** · game #{game}", title=m.gettext(title), game=info.id),
         options_text(info, m),
     ]
     seated = [s for s in info.seats if s.user_id is not None or s.ai]
@@ -119,13 +121,20 @@ def lobby_text(info: GameInfo, messages: Messages = ENGLISH) -> str:
 
 
 def options_text(info: GameInfo, messages: Messages = ENGLISH) -> str:
-    """The game's options in a line: players, board side, workshops, language."""
+    """The game's options in a line: players, board side, workshops, language (a game
+    without a board side or workshops: players and language)."""
     m = messages
     config = info.config
     count = int(config["players"])
     players = m.ngettext("{count} player", "{count} players", count, count=count)
     if config.get("teams"):
         players = m.gettext("{players} in two teams", players=players)
+    if "side" not in config and "workshops" not in config:
+        return m.gettext(
+            "{players} · language: {language}",
+            players=players,
+            language=language_name(info.language),
+        )
     side = config.get("side")
     workshops = str(config.get("workshops", "random"))
     return m.gettext(
@@ -409,9 +418,13 @@ def seat_text(news: SeatNews, messages: Messages = ENGLISH) -> str:
 # --- reminders and the table's vote ------------------------------------------------
 
 
-def reminder_text(due: DueReminder, messages: Messages = ENGLISH) -> str:
+def reminder_text(
+    due: DueReminder, messages: Messages = ENGLISH, title: str = "Mountain King"
+) -> str:
+    """A reminder of a game of `title` (a catalogue message: the game's short name)."""
     return messages.gettext(
-        "{user}, the Mountain King's game #{game} is waiting for you ({seat}) since {since}.",
+        "{user}, the {title}'s game #{game} is waiting for you ({seat}) since {since}.",
+        title=messages.gettext(title),
         user=f"<@{due.user_id}>",
         game=due.game_id,
         seat=colour_name(due.label, messages),

@@ -113,14 +113,15 @@ async def open_place(
     first message is the lobby. If Discord refuses, the thread it made is deleted (when
     the bot may) and the refusal raised."""
     posts = game_language(info)
-    name = posts.gettext("Mountain King #{game}", game=info.id)
+    face = bot.face_of(info.rules)
+    name = posts.gettext("{title} #{game}", title=posts.gettext(face.short_name), game=info.id)
     view = lobby_view(info) or discord.utils.MISSING
     thread: discord.Thread | None = None
     try:
         if isinstance(channel, discord.ForumChannel):
             post = await channel.create_thread(
                 name=name,
-                content=lobby_text(info, posts),
+                content=lobby_text(info, posts, face.title),
                 view=view,
                 allowed_mentions=NO_MENTIONS,
                 applied_tags=tags or [],
@@ -134,7 +135,9 @@ async def open_place(
             info = await bot.service.set_place(
                 info.id, guild_id=info.guild_id, channel_id=channel.id, thread_id=thread.id
             )
-            await thread.send(lobby_text(info, posts), view=view, allowed_mentions=NO_MENTIONS)
+            await thread.send(
+                lobby_text(info, posts, face.title), view=view, allowed_mentions=NO_MENTIONS
+            )
     except Exception:
         if thread is not None:
             with suppress(discord.HTTPException):
@@ -182,7 +185,9 @@ class LobbyButton(GameButton, template=template("(?:join|leave|addai|start)")):
         await interaction.response.defer()
         info = await self.seat(interaction)
         await interaction.edit_original_response(
-            content=lobby_text(info, game_language(info)),
+            content=lobby_text(
+                info, game_language(info), interaction.client.face_of(info.rules).title
+            ),
             view=lobby_view(info),
             allowed_mentions=NO_MENTIONS,
         )
@@ -287,7 +292,7 @@ class LobbyCommands(Feature):
         players: app_commands.Range[int, 2, 5],
         side: Literal["winter", "autumn"] | None = None,
         teams: bool = False,
-        workshops: Literal["random", "unique"] = "random",
+        workshops: Literal["random", "unique"] | None = None,
         reminder_hours: app_commands.Range[float, 0.5, 168.0] | None = None,
         language: str | None = None,
         clock: int | None = None,
@@ -319,7 +324,11 @@ class LobbyCommands(Feature):
         check_clock(clock)  # refused before anything is made
         await interaction.response.defer(ephemeral=True, thinking=True)
         service = self.bot.service
-        options = {"players": players, "side": side, "teams": teams, "workshops": workshops}
+        # the options given (a game reads its own: one it has not is refused)
+        given = {"side": side, "workshops": workshops}
+        options = {"players": players, "teams": teams} | {
+            k: v for k, v in given.items() if v is not None
+        }
         hours = reminder_hours or self.bot.settings.reminder_hours
         info = await service.create_game(
             interaction.user.id,

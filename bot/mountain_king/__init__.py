@@ -32,6 +32,7 @@ FACE = GameFace(
     tell=story_text,
     told=told,
     title=N_("In the Hall of the Mountain King"),
+    short=N_("Mountain King"),
     errors=(RulesError,),
 )
 # in this order their subcommands are listed under /mk, after the lobby's

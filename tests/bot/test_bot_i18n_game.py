@@ -229,7 +229,7 @@ async def test_a_players_direct_messages_come_in_the_language_they_last_used(
         clock.now += timedelta(hours=13)
         assert await scheduler(bot).send_reminders() == 1
         dm = ola_user.dm_channel.history()[-1]
-        assert dm.content.startswith(f"<@{ola.id}>, gra #{game_id} Króla Gór czeka na ciebie")
+        assert dm.content.startswith(f"<@{ola.id}>, gra #{game_id} (Król Gór) czeka na ciebie")
         assert [label for _, label in buttons_on(dm)] == ["Wycisz w tej turze"]
         # Ola opens the game on a Spanish client: her next messages come in Spanish
         locales[ola.id] = "es-ES"
@@ -484,7 +484,7 @@ async def test_a_whole_pseudo_locale_game_shows_no_text_past_the_catalogue(
             "⟦Undone: your last action (you ⟧",
             " has missed several reminders.",
             "⟦Decided: the AI plays this turn",
-            ", the Mountain King's game #",
+            "'s game #",
             "⟦Your move in ",
             " accepted ",
             " takes ",
