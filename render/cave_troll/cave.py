@@ -548,10 +548,10 @@ def chips(
         )
         held = pl["artifacts"] if isinstance(pl["artifacts"], int) else len(pl["artifacts"])
         parts = [
-            (player_label(view, seat, names, messages), 0.37, theme.INK),
-            (ct.gold(pl["gold"], messages), 0.19, look.COIN),
-            (ct.in_stack(pl["stack"], messages), 0.22, theme.INK),
-            (ct.artifacts_held(held, messages), 0.22, theme.INK),
+            (player_label(view, seat, names, messages), 0.29, theme.INK),
+            (ct.gold(pl["gold"], messages), 0.24, look.COIN),
+            (ct.in_stack(pl["stack"], messages), 0.26, theme.INK),
+            (ct.artifacts_held(held, messages), 0.21, theme.INK),
         ]
         x = x0 + 50
         span = chip_w - 56

@@ -67,7 +67,7 @@ def panel_image(
         26,
         look.COIN,
         anchor="rm",
-        box=(WIDTH - PAD - 180, 8, WIDTH - PAD, TITLE - 8),
+        box=(WIDTH - PAD - 320, 8, WIDTH - PAD, TITLE - 8),
     )
     title = ct.hand_title(player_label(view, seat, names, messages), messages)
     draw_text(
