@@ -1,6 +1,7 @@
 """Away and the turn clock through real discord.py (SimCord): a player away for three
-days from two games (one where the AI plays for them, one that waits), and a game with
-a turn clock in playing hours, with a restart in between."""
+days from two games (one where the AI plays for them, one that waits), a whole game
+where the AI plays an away player's turns until their end date brings them back, and a
+game with a turn clock in playing hours, with a restart in between."""
 
 from __future__ import annotations
 
@@ -11,11 +12,14 @@ from typing import Any
 
 from bot_harness import (
     TableOf,
+    history_from,
     make_bot,
     open_game,
+    play_to_end,
     run_duties,
     scheduler,
     set_up,
+    visible_count,
 )
 
 from rules.legal import legal_actions
@@ -123,6 +127,68 @@ async def test_a_player_away_for_three_days(table_of: TableOf) -> None:
             assert said(thread, "is back") == [said(thread, "is back")[0]]
             assert said(thread, "is back")[0].startswith("alice (")
         assert "You are not away" in answer(await alice.slash(channel, "mk away"))
+
+
+async def test_a_whole_game_with_a_player_away_for_three_days(table_of: TableOf) -> None:
+    """alice goes away for three days in a game whose AI plays for the away: bob plays
+    a turn a day, the AI plays hers, nobody reminds her, DMs her or votes on her; her
+    end date brings her back, and the two play the game to its end."""
+    clock = Clock()  # Saturday 21 November 2026, 12:00 UTC
+    async with table_of("alice", "bob", clock=clock) as (env, bot, channel, (alice, bob)):
+        thread, game_id = await open_game(env, [alice, bob], channel, away="ai")
+        await set_up(bot, [alice, bob], thread, game_id)
+        info = await bot.service.info(game_id)
+        by_seat = {s.seat: (alice if s.user_id == alice.id else bob) for s in info.seats}
+        hers = next(seat for seat, p in by_seat.items() if p is alice)
+        # she wants reminders and a daily digest by DM, then leaves until Tuesday
+        assert (await alice.slash(channel, "mk notify", dm=True, digest=True)).acknowledged
+        start = visible_count(env, thread)
+        assert "You are away until" in answer(await alice.slash(channel, "mk away", days=3))
+        record = await bot.service.away.of(alice.id)
+        assert record is not None and record.ends_at == datetime(2026, 11, 24, tzinfo=UTC)
+        rng = random.Random(7)
+        ai_turns = bob_reminded = 0
+        while True:
+            ai_turns += bool(await run_duties(bot))  # the AI plays her turn at once
+            clock.now += timedelta(hours=20)  # bob takes his time: a reminder comes
+            done = await scheduler(bot).round()
+            assert not done.moves
+            if await bot.service.away.of(alice.id) is None:
+                break  # her end date came
+            assert clock.now < record.ends_at
+            bob_reminded += 1
+            # bob plays his whole turn
+            state = (await bot.service.load(game_id)).state
+            assert state is not None and seats_to_act(state) == [1 - hers]
+            while state.phase == "play" and seats_to_act(state) == [1 - hers]:
+                action = str(random_action(state, 1 - hers, rng))
+                assert (await bob.slash(thread, "mk act", action=action)).acknowledged
+                state = (await bot.service.load(game_id)).state
+        assert clock.now >= record.ends_at and ai_turns >= 2
+        away = history_from(env, thread, start)
+        [notice] = [m for m in away if "is away until" in m.content]
+        assert notice.content.startswith("alice (") and "<t:" in notice.content
+        [back] = [m for m in away if "is back" in m.content]
+        assert back.content.startswith("alice (") and back is away[-1]
+        # the AI's turns were posted as hers; the calls and reminders went to bob alone
+        assert len([m for m in away if m.content.startswith("**alice (")]) == ai_turns
+        assert all(m.raw_mentions in ([], [bob.id]) for m in away)
+        reminded = [m for m in away if "is waiting for you" in m.content]
+        assert len(reminded) >= bob_reminded and all(m.raw_mentions == [bob.id] for m in reminded)
+        assert not list(alice.user.dm_channel.history())
+        assert await bot.service.store.open_votes() == []
+        assert not [m for m in away if "may vote" in m.content]
+        log = await bot.service.store.actions(game_id)
+        assert any(e.seat == hers and e.user_id is None for e in log)
+        # back: she plays her own turns to the end (the seed of a short game: the
+        # commands to the end are most of this test's time)
+        await play_to_end(env, bot, by_seat, thread, game_id, seed=10)
+        after = history_from(env, thread, start)
+        assert "The game is over" in after[-1].content
+        assert len([m for m in after if "is away until" in m.content]) == 1
+        assert len([m for m in after if "is back" in m.content]) == 1
+        assert await bot.service.store.open_votes() == []
+        assert not env.errors
 
 
 async def test_a_turn_clock_in_playing_hours_across_a_restart(
