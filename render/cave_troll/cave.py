@@ -171,13 +171,20 @@ def _door(d: ImageDraw.ImageDraw, a: Cell, b: Cell, origin: tuple[float, float] 
 
 @cache
 def _hatch() -> Image.Image:
-    """The hatching of a Troll's room, for one cell inside its walls."""
-    inner = C - WALL
-    img = Image.new("RGBA", (inner, inner), (0, 0, 0, 0))
+    """The hatching of a Troll's room, over the whole board (a room takes its cells'
+    part of it, so the lines run on across them)."""
+    side = places().side
+    img = Image.new("RGBA", (side, side), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    for k in range(-inner, inner, 14):
-        d.line((k, inner, k + inner, 0), fill=(*look.TROLL_HATCH, 230), width=4)
+    for k in range(-side, side, 14):
+        d.line((k, side, k + side, 0), fill=(*look.TROLL_HATCH, 230), width=4)
     return img
+
+
+@cache
+def _hatched(cell: Cell) -> Image.Image:
+    x, y = cell
+    return _hatch().crop((x * C, y * C, x * C + C, y * C + C))
 
 
 # --- the map -----------------------------------------------------------------------------
@@ -253,12 +260,9 @@ def cave_image(
     for room in p.board.rooms:
         if room in trolls:
             for x, y in p.board.cells[room]:
-                img.paste(
-                    _hatch(),
-                    (origin[0] + x * C + WALL // 2, origin[1] + y * C + WALL // 2),
-                    _hatch(),
-                )
-            for a, b in p.doors:  # the hatching covered the doors' ends
+                patch = _hatched((x, y))
+                img.paste(patch, (origin[0] + x * C, origin[1] + y * C), patch)
+            for a, b in p.doors:  # the hatching covered the doors
                 if room in (p.owner[a], p.owner[b]):
                     _door(d, a, b, origin)
     _labels(d, origin)
