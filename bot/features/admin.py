@@ -260,11 +260,19 @@ class AdminCommands(Feature):
     ) -> None:
         """`/mk admin what:settings`: show the game's settings; change its language or its
         away policy (its creator or a server admin). Each player's private answers stay
-        in their own client's language. (A subcommand of its own no more: /mk holds at
-        most 25, Discord's limit.)"""
+        in their own client's language. Shown, the server's idle days come too (alone
+        outside a game's thread). (A subcommand of its own no more: /mk holds at most 25,
+        Discord's limit.)"""
         bot = self.bot
-        game = await bot.game(interaction)
         m = reader(interaction)
+        here = await bot.game_here(interaction)
+        days = None
+        if language is None and away is None and interaction.guild_id is not None:
+            days = idle_days_text(await bot.service.tidy.idle_days(interaction.guild_id), m)
+            if here is None:
+                await interaction.followup.send(days, ephemeral=True)
+                return
+        game = here or await bot.game(interaction)  # none here: refused
         if away is not None:
             admin = bot.is_admin(interaction)
             await bot.service.away.set_policy(game.id, interaction.user.id, away, admin=admin)
@@ -277,6 +285,8 @@ class AdminCommands(Feature):
                 " that with `/mk admin what:settings language:`.",
                 language=language_name(game.language),
             )
+            if days is not None:
+                text += "\n" + days
         else:
             game = await bot.service.set_language(
                 game.id, interaction.user.id, language, admin=bot.is_admin(interaction)

@@ -37,6 +37,10 @@ async def test_an_idle_game_is_warned_then_ended_with_its_record(table_of: Table
         done = await mod.slash(channel, "mk admin", what="settings", idle_days=10)
         assert "no move for 10 days is warned" in answer(done)
         thread, game_id = await open_game(env, [alice, bob], channel)
+        # what:settings shows them to anyone, in the channel and in a game's thread
+        for where in (channel, thread):
+            shown = await alice.slash(where, "mk admin", what="settings")
+            assert "no move for 10 days is warned" in answer(shown)
         clock.now += 10 * DAY + timedelta(minutes=1)
         await run_duties(bot)
         warned = [m for m in thread.history() if "Nobody has moved" in m.content]
