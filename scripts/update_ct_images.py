@@ -1,4 +1,4 @@
-"""Rewrite Cave Troll's reference images (`tests/render/reference/ct-*.png`, which
+"""Rewrite Cave Troll's reference images (`tests/render/reference/cave-troll/*.png`, which
 tests/render/test_ct_images.py compares against) and the README's
 (`docs/images/cave-troll-*.png`):
 
@@ -13,16 +13,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.i18n import translator_for
+from bot.i18n.catalogue import TRANSLATED
 from render.cave_troll import cave_png, panel_png
 from render.cave_troll.samples import SAMPLE_NAMES, crowded, images, in_flight
 
 ROOT = Path(__file__).resolve().parent.parent
-REFERENCE = ROOT / "tests" / "render" / "reference"
+REFERENCE = ROOT / "tests" / "render" / "reference" / "cave-troll"
 DOCS = ROOT / "docs" / "images"
 
 
 def main() -> None:
-    written = {REFERENCE / f"{name}.png": data for name, data in images().items()}
+    languages = {language: translator_for(language) for language in TRANSLATED}
+    written = {REFERENCE / f"{name}.png": data for name, data in images(languages).items()}
     crowd = crowded()
     written |= {
         DOCS / "cave-troll-map.png": cave_png(crowd, changed=("A3",), names=SAMPLE_NAMES),

@@ -138,7 +138,7 @@ def _card(d: ImageDraw.ImageDraw, top: float, name: str, worth: str | None, ink:
     box = (PAD, top, WIDTH - PAD, top + CARD - 8)
     d.rounded_rectangle(box, radius=8, fill=theme.PANEL, outline=theme.PANEL_LIGHT, width=2)
     cy = (box[1] + box[3]) / 2
-    split = WIDTH - PAD - (230 if worth else 0)
+    split = WIDTH - PAD - (290 if worth else 0)
     draw_text(
         d,
         (PAD + 14, cy),

@@ -92,19 +92,19 @@ def crowded(viewer: int | None = 0) -> CaveView:
 
 
 def images(languages: dict[str, Translator] | None = None) -> dict[str, bytes]:
-    """The reference images (`ct-<name>`; each other language passed in adds its map
-    and panel, `<language>-ct-<name>`)."""
+    """The reference images (tests/render/reference/cave-troll/<name>.png; each other
+    language passed in adds its map and panel, `<language>-<name>`)."""
     crowd = crowded()
     flight = in_flight()
     middle = played(2, 4, 0.5)
     out = {
-        "ct-crowded": cave_png(crowd, changed=("A3", "NW"), names=SAMPLE_NAMES),
-        "ct-flight": cave_png(flight),
-        "ct-two-middle": cave_png(middle),
-        "ct-panel": panel_png(crowd, 0, names=SAMPLE_NAMES),
-        "ct-chips": chips_png(flight),
+        "crowded": cave_png(crowd, changed=("A3", "NW"), names=SAMPLE_NAMES),
+        "flight": cave_png(flight),
+        "two-middle": cave_png(middle),
+        "panel": panel_png(crowd, 0, names=SAMPLE_NAMES),
+        "chips": chips_png(flight),
     }
     for language, m in (languages or {}).items():
-        out[f"{language}-ct-crowded"] = cave_png(crowd, changed=("A3",), messages=m)
-        out[f"{language}-ct-panel"] = panel_png(crowd, 0, messages=m)
+        out[f"{language}-crowded"] = cave_png(crowd, changed=("A3",), messages=m)
+        out[f"{language}-panel"] = panel_png(crowd, 0, messages=m)
     return out
