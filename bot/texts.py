@@ -24,7 +24,6 @@ import discord
 
 from bot.i18n.catalogue import ENGLISH, N_, Messages
 from bot.service.owed import (
-    Ping,
     Player,
     Reply,
     SeatNews,
@@ -175,9 +174,14 @@ def game_opened_text(game_id: int, thread_mention: str, messages: Messages = ENG
 
 
 def start_text(post: StartPost, messages: Messages = ENGLISH) -> str:
-    """The game has begun: every seat with its person, colour, turn order and team, and
-    what everyone does first: the gates in turn order, the first placer called by name,
-    then the draft (a game of edition 1 drafted first)."""
+    """The game has begun: every seat with its person, colour, turn order and team (the
+    table's start post; a game's face adds what everyone does first: `start_lines`)."""
+    return "\n".join(start_lines(post, messages))
+
+
+def start_lines(post: StartPost, messages: Messages = ENGLISH) -> list[str]:
+    """The start post's lines every game shares: the people mentioned, the turn order
+    and the teams."""
     m = messages
     people = [p for p in post.players if p.user_id is not None and not p.ai]
     mentions = " ".join(f"<@{p.user_id}>" for p in people)
@@ -185,39 +189,7 @@ def start_text(post: StartPost, messages: Messages = ENGLISH) -> str:
     lines.append(m.gettext("Turn order:"))
     lines += [f"{n}. {who(p, m)}" for n, p in enumerate(post.players, 1)]
     lines += team_lines([(p.team, who(p, m)) for p in post.players], m)
-    first = next((p for p in post.players if p.seat in post.to_act), None)
-    if post.phase == "gates":
-        lines.append(
-            m.gettext(
-                "First each player places a gate, in turn order, with `/mk gate`. Then everyone"
-                " keeps four starting trolls, privately and at the same time, with `/mk draft`."
-            )
-        )
-        if first is not None:
-            lines.append(
-                m.gettext("{player} places the first gate.", player=who(first, m))
-                if first.ai
-                else called_to(who(first, m), "gates", m)
-            )
-        return "\n".join(lines)
-    if first is not None:
-        lines.append(
-            m.gettext(
-                "Everyone now keeps four starting trolls, privately and at the same time: use"
-                " `/mk draft`. When all have drafted, gates are placed in turn order with"
-                " `/mk gate`, {player} first.",
-                player=who(first, m),
-            )
-        )
-    else:
-        lines.append(
-            m.gettext(
-                "Everyone now keeps four starting trolls, privately and at the same time: use"
-                " `/mk draft`. When all have drafted, gates are placed in turn order with"
-                " `/mk gate`."
-            )
-        )
-    return "\n".join(lines)
+    return lines
 
 
 # --- acting ----------------------------------------------------------------------------
@@ -271,33 +243,10 @@ def timestamp(at: datetime, style: str = "R") -> str:
     return f"<t:{int(at.timestamp())}:{style}>"
 
 
-def call_words(phase: str, messages: Messages = ENGLISH) -> str:
-    """What a called player does next, by the phase they act in."""
-    if phase == "gates":
-        return messages.gettext("place your gate with `/mk gate`")
-    if phase == "draft":
-        return messages.gettext("keep your starting trolls with `/mk draft`")
-    if phase == "play":
-        return messages.gettext("it's your turn: `/mk status` shows your options")
-    return messages.gettext("it's your move")
-
-
-def called_to(names: str, phase: str, messages: Messages = ENGLISH) -> str:
-    """ "<@1> (Blue): place your gate with `/mk gate`."."""
-    return messages.gettext("{players}: {call}.", players=names, call=call_words(phase, messages))
-
-
 def calling(player: Player, messages: Messages = ENGLISH) -> str:
     """A called player, named once: their mention (Discord shows their name) with their
     colour, "<@1> (Blue)"."""
     return called_in(player.label, f"<@{player.user_id}>", False, messages)
-
-
-def ping_text(ping: Ping, messages: Messages = ENGLISH) -> str:
-    m = messages
-    called = called_to(calling(ping.player, m), "play", m)
-    called += " " + m.gettext("Next reminder {when}.", when=timestamp(ping.next_reminder))
-    return called + deadline_text(ping.deadline, m)
 
 
 def deadline_text(deadline: datetime | None, messages: Messages = ENGLISH) -> str:

@@ -14,18 +14,18 @@ from collections.abc import Mapping, Sequence
 from bot.i18n.catalogue import ENGLISH, N_, Messages
 from bot.mountain_king.stories import is_end, question, story_text
 from bot.mountain_king.words import counted
-from bot.service.owed import GameOver, TurnPost
+from bot.service.owed import GameOver, Ping, StartPost, TurnPost
 from bot.service.protocol import StoryData
 from bot.service.results import LogEntry
 from bot.texts import (
     POST_LIMIT,
     called_in,
-    called_to,
     calling,
     command,
     deadline_text,
     fit,
     language_name,
+    start_lines,
     timestamp,
     who,
 )
@@ -256,3 +256,70 @@ def status_text(
             )
         )
     return "\n".join(lines)[:POST_LIMIT]
+
+
+# --- the start and the calls ---------------------------------------------------------
+
+
+def start_text(post: StartPost, messages: Messages = ENGLISH) -> str:
+    """The game has begun: every seat with its person, colour, turn order and team, and
+    what everyone does first: the gates in turn order, the first placer called by name,
+    then the draft (a game of edition 1 drafted first)."""
+    m = messages
+    lines = start_lines(post, m)
+    first = next((p for p in post.players if p.seat in post.to_act), None)
+    if post.phase == "gates":
+        lines.append(
+            m.gettext(
+                "First each player places a gate, in turn order, with `/mk gate`. Then everyone"
+                " keeps four starting trolls, privately and at the same time, with `/mk draft`."
+            )
+        )
+        if first is not None:
+            lines.append(
+                m.gettext("{player} places the first gate.", player=who(first, m))
+                if first.ai
+                else called_to(who(first, m), "gates", m)
+            )
+        return "\n".join(lines)
+    if first is not None:
+        lines.append(
+            m.gettext(
+                "Everyone now keeps four starting trolls, privately and at the same time: use"
+                " `/mk draft`. When all have drafted, gates are placed in turn order with"
+                " `/mk gate`, {player} first.",
+                player=who(first, m),
+            )
+        )
+    else:
+        lines.append(
+            m.gettext(
+                "Everyone now keeps four starting trolls, privately and at the same time: use"
+                " `/mk draft`. When all have drafted, gates are placed in turn order with"
+                " `/mk gate`."
+            )
+        )
+    return "\n".join(lines)
+
+
+def call_words(phase: str, messages: Messages = ENGLISH) -> str:
+    """What a called player does next, by the phase they act in."""
+    if phase == "gates":
+        return messages.gettext("place your gate with `/mk gate`")
+    if phase == "draft":
+        return messages.gettext("keep your starting trolls with `/mk draft`")
+    if phase == "play":
+        return messages.gettext("it's your turn: `/mk status` shows your options")
+    return messages.gettext("it's your move")
+
+
+def called_to(names: str, phase: str, messages: Messages = ENGLISH) -> str:
+    """ "<@1> (Blue): place your gate with `/mk gate`."."""
+    return messages.gettext("{players}: {call}.", players=names, call=call_words(phase, messages))
+
+
+def ping_text(ping: Ping, messages: Messages = ENGLISH) -> str:
+    m = messages
+    called = called_to(calling(ping.player, m), "play", m)
+    called += " " + m.gettext("Next reminder {when}.", when=timestamp(ping.next_reminder))
+    return called + deadline_text(ping.deadline, m)

@@ -61,12 +61,14 @@ from bot.mountain_king.texts import (
     dig_question,
     dig_refused,
     game_over_text,
+    ping_text,
+    start_text,
     turn_post_text,
 )
 from bot.service import ActionPreview, Asked, GameInfo, Owed
 from bot.service.mountain_king import MountainKingRules
 from bot.service.outbox import Fresh
-from bot.service.owed import GameOver, Ping, Player, Reply, TurnPost
+from bot.service.owed import GameOver, Ping, Player, Reply, StartPost, TurnPost
 from bot.service.results import GameView
 from bot.store import OwedKind
 from bot.texts import (
@@ -75,7 +77,6 @@ from bot.texts import (
     done_text,
     mention_only,
     mention_users,
-    ping_text,
     who,
 )
 from render import Preview, board_png, pyramid_png, replay_webp, score_png
@@ -163,11 +164,20 @@ class TurnCommands(Feature):
 
     def makers(self) -> dict[OwedKind, Maker]:
         return {
+            "start": self.start_post,
             "turn": self.turn_post,
             "ping": self.ping,
             "over": self.game_over,
             "reply": self.reply,
         }
+
+    async def start_post(self, owed: Owed, info: GameInfo) -> Outgoing | None:
+        """The game has begun: every seat named, each person mentioned once, and what
+        everyone does first (the gates, the draft)."""
+        post = owed.payload
+        assert isinstance(post, StartPost)
+        people = [p.user_id for p in post.players if p.user_id is not None and not p.ai]
+        return Outgoing(start_text(post, game_language(info)), mentions=mention_users(people))
 
     async def turn_post(self, owed: Owed, info: GameInfo) -> Outgoing | None:
         """What the turn did: the board with its changes outlined, a zoomed crop around
