@@ -8,6 +8,7 @@ from datetime import datetime
 from bot.i18n.catalogue import ENGLISH, Messages
 from bot.service.owed import SeatNews
 from bot.texts import timestamp, who
+from bot.words import colour_name
 
 
 def time_news_text(news: SeatNews, messages: Messages = ENGLISH) -> str:
@@ -41,6 +42,21 @@ def policy_text(policy: str, messages: Messages = ENGLISH) -> str:
     if policy == "ai":
         return messages.gettext("While a player is away, the AI now plays their turns.")
     return messages.gettext("While a player is away, the game now waits for them.")
+
+
+def clock_dm_text(
+    news: SeatNews, game_id: int, messages: Messages = ENGLISH, title: str = "Mountain King"
+) -> str:
+    """The turn clock's one reminder by direct message, to a player who wants their
+    reminders so (a game of `title`, a catalogue message: the game's short name)."""
+    return messages.gettext(
+        "A quarter of your turn clock in the {title}'s game #{game} is left ({seat}); it"
+        " runs out {when}.",
+        title=messages.gettext(title),
+        game=game_id,
+        seat=colour_name(news.player.label, messages),
+        when="" if news.until is None else timestamp(news.until),
+    )
 
 
 def away_text(until: datetime | None, messages: Messages = ENGLISH) -> str:

@@ -157,7 +157,7 @@ class AdminCommands(Feature):
         news = owed.payload
         assert isinstance(news, SeatNews)
         if news.change in TIME_CHANGES:
-            return time_news(news, info)
+            return await time_news(self.bot, owed, news, info)
         if news.change in TIDY_CHANGES:
             return await self.tidy_news(news, info)
         posts = game_language(info)

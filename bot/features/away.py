@@ -5,26 +5,43 @@ features/lobby.py) and run by the scheduler."""
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 import discord
 from discord import app_commands
 
 from bot.client import MountainBot, game_language, reader
 from bot.courier import Outgoing
 from bot.features.base import Feature
-from bot.service import GameInfo
+from bot.i18n.catalogue import translator_for
+from bot.service import GameInfo, Owed
 from bot.service.away import read_day
 from bot.service.owed import SeatNews
 from bot.texts import NO_MENTIONS, mention_only
-from bot.time_texts import away_text, back_text, time_news_text
+from bot.time_texts import away_text, back_text, clock_dm_text, time_news_text
 
 
-def time_news(news: SeatNews, info: GameInfo) -> Outgoing:
+async def time_news(
+    bot: MountainBot, owed: Owed, news: SeatNews, info: GameInfo
+) -> Outgoing | None:
     """A seat's news of time in the game's thread; the clock's reminder mentions its
-    player alone, the rest nobody."""
+    player alone, the rest nobody. A player who wants reminders by direct message gets
+    the clock's reminder so, in the language they last used (in the thread if their
+    DMs are closed), and the thread nothing."""
     text = time_news_text(news, game_language(info))
-    if news.change == "clock":
-        return Outgoing(text, mentions=mention_only(news.player.user_id))
-    return Outgoing(text)
+    user_id = news.player.user_id
+    if news.change != "clock" or user_id is None:
+        return Outgoing(text)
+    prefs = await bot.service.notifications.prefs(user_id)
+    if prefs.dm_opt_in:
+        theirs = translator_for(prefs.language or info.language)
+        dm = clock_dm_text(news, info.id, theirs, bot.face_of(info.rules).short_name)
+        with suppress(discord.HTTPException):
+            user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+            # the same nonce if sent again after a crash: Discord keeps the first
+            await user.send(dm, allowed_mentions=NO_MENTIONS, nonce=f"mk-clock-{owed.id}")
+            return None
+    return Outgoing(text, mentions=mention_only(user_id))
 
 
 class AwayCommands(Feature):

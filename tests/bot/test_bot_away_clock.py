@@ -245,3 +245,23 @@ async def test_a_turn_clock_in_playing_hours_across_a_restart(
             assert len(said(thread, "turn clock ran out")) == 1
         finally:
             await new_bot.service.store.close()
+
+
+async def test_the_clock_reminder_comes_by_dm_to_who_wants_reminders_so(table_of: TableOf) -> None:
+    clock = Clock()
+    async with table_of("alice", "bob", clock=clock) as (env, bot, channel, (alice, bob)):
+        thread, game_id = await open_game(env, [alice, bob], channel, clock=8)
+        await scheduler(bot).round()  # the clock is set for the first gate
+        [(seat, due)] = (await bot.service.clock.deadlines(game_id)).items()
+        info = await bot.service.info(game_id)
+        awaited = alice if info.seats[seat].user_id == alice.id else bob
+        assert (await awaited.slash(channel, "mk notify", dm=True)).acknowledged
+        clock.now = due - timedelta(hours=1)
+        for _ in range(2):
+            await scheduler(bot).round()
+        dms = [m for m in awaited.user.dm_channel.history() if "turn clock" in m.content]
+        assert len(dms) == 1, "one reminder"
+        assert f"game #{game_id} is left (" in dms[0].content
+        assert f"<t:{int(due.timestamp())}:R>" in dms[0].content
+        assert not said(thread, "turn clock"), "by DM, not in the thread"
+        assert not env.errors
