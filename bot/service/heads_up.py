@@ -7,20 +7,24 @@ such turn is claimed (`heads-up:<game>:<seat>`) and marked looked at before any 
 sent (a write only one process wins), so a restart or a second process never sends a
 second heads-up for the same turn; a crash between the mark and the DM loses it rather
 than doubling it, as the daily digest does. No heads-up goes to an AI seat, to the
-player who acts now (the seat after theirs is theirs too), or to a player away.
+player who acts now (the seat after theirs is theirs too), to a player away, or to a
+player in their quiet hours (`/mk notify quiet_from: quiet_to:`): a turn that begins
+then is looked at and passed over, not told later (by the end of the quiet hours that
+turn may be long over; the player's own call comes when their turn does).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Generic
 
 from bot.service.duties import Duties, duty
 from bot.service.loading import load
 from bot.service.owed import Player
 from bot.service.protocol import A, GameRules, S
+from bot.service.reminders import next_reminder
 from bot.service.results import GameInfo
 from bot.service.seats import game_info
 from bot.service.shelf import Shelf, shelf_of
@@ -86,6 +90,9 @@ class HeadsUp(Generic[S, A]):
         if not await self.store.heads_up(user_id):
             return None
         prefs = (await self.store.notification_prefs([user_id])).get(user_id)
+        now = self._clock()
+        if next_reminder(now, timedelta(0), prefs) > now:
+            return None  # in their quiet hours
         language = prefs.language if prefs is not None else None
         return HeadsUpDM(
             user_id=user_id,
