@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 GROUP = "mk"
 GROUP_DESCRIPTION = "Play In the Hall of the Mountain King"
 NOT_IN_THREAD = N_("Use this command in a game's thread (start one with `/mk new`).")
+OTHER_GAME = N_("Game #{game} is a game of {title}: its commands are under `/{group}`.")
 
 ErrorHandler = Callable[["discord.Interaction[MountainBot]", Exception], Awaitable[None]]
 FeatureMaker = Callable[["MountainBot"], commands.Cog]
@@ -252,10 +253,18 @@ class MountainBot(commands.Bot):
         return None
 
     async def game(self, interaction: discord.Interaction[MountainBot]) -> GameInfo:
-        """The game here, or a refusal saying where to use the command."""
+        """The game here, or a refusal saying where to use the command: outside a
+        game's thread, or a game's own command in a thread of another game."""
         game = await self.game_here(interaction)
         if game is None:
             raise ServiceError(NOT_IN_THREAD)
+        command = interaction.command
+        feature = command.binding if isinstance(command, app_commands.Command) else None
+        wanted = getattr(feature, "game", None)
+        if wanted is not None and wanted != game.rules:
+            face, m = self.face_of(game.rules), reader(interaction)
+            title = m.gettext(face.title)
+            raise ServiceError(OTHER_GAME, game=game.id, title=title, group=face.group)
         return game
 
     async def game_id(self, interaction: discord.Interaction[MountainBot]) -> int:

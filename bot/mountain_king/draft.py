@@ -29,6 +29,7 @@ from bot.mountain_king.texts import (
 )
 from bot.mountain_king.turn import asking, play
 from bot.service import GameInfo, NotInGameError
+from bot.service.mountain_king import MountainKingRules
 from bot.texts import NOT_STARTED, POST_LIMIT, called_in, done_text
 from render import pyramid_png
 from rules import asked
@@ -79,6 +80,7 @@ class DraftCommands(Feature):
     """Placing gates and choosing starting trolls."""
 
     buttons = (KeepButton,)
+    game = MountainKingRules.name
 
     @app_commands.command(name="draft", description="Choose your starting trolls (private)")
     async def draft(self, interaction: discord.Interaction[MountainBot]) -> None:

@@ -37,6 +37,7 @@ from bot.mountain_king.seated import seated
 from bot.mountain_king.texts import log_text, status_text
 from bot.offers import SeatColour
 from bot.service import GameInfo, GameView, SeatInfo, ServiceError
+from bot.service.mountain_king import MountainKingRules
 from bot.texts import NO_MENTIONS, NOT_STARTED, called_in, deadline_text
 from render import board_png, legend_png, market_png, pyramid_png, score_png
 from rules.legal import legal_kinds
@@ -83,6 +84,8 @@ class Look:
 
 class LookingCommands(Feature):
     """Images and summaries of the game; none of them changes it."""
+
+    game = MountainKingRules.name
 
     @app_commands.command(
         name="board", description="The mountain, with a caption (only you see it unless shared)"
