@@ -43,7 +43,7 @@ TITLE = 56
 CHIP = 48
 KEY_ROW = 42
 KEY_COLUMNS = 4
-KEY_ITEMS = 13  # eight pieces, a Treasure, a Mark, a door, a Troll's room, a change
+KEY_ITEMS = 14  # eight pieces, a Treasure, a Mark, a door, a Troll's room, a score, a change
 TRAY_COLUMNS = 12  # pieces in a row of an entrance's tray (half the board's width)
 Cell = tuple[int, int]
 Slot = tuple[int, int]  # a slot on the board: (column, row) of half cells
@@ -274,13 +274,27 @@ def cave_image(
         colour = colours[seat]
         paste(img, look.mark(look.player_rgb(colour), look.shape_of(colour), C - 14), centre)
     bonus = f"+{load_content().text.treasure_bonus}"
+    scores = view["rooms"]
     for loc in p.board.locations:
         here = crowd.get(loc, [])
         treasures = sum(1 for t in view["treasures"] if t["room"] == loc)
         if p.board.is_entrance(loc):
             _tray(img, d, loc, here, colours, layout, messages)
             continue
-        free = [s for s in p.slots[loc] if loc not in marks or _slot_cell(s) != _mark_cell(loc)]
+        # who would gain the room if the loot were counted now: a tag under its label
+        tagged = loc in scores and loc not in marks
+        lx, ly = p.label[loc]
+        tag = {(2 * lx, 2 * ly + 1), (2 * lx + 1, 2 * ly + 1)} if tagged else set()
+        if tagged:
+            score = scores[loc]
+            score_tag(
+                img, d, (origin[0] + lx * C, origin[1] + ly * C + S), score["colour"], score["gold"]
+            )
+        free = [
+            s
+            for s in p.slots[loc]
+            if s not in tag and (loc not in marks or _slot_cell(s) != _mark_cell(loc))
+        ]
         items: list[PieceView | None] = [*here, *([None] * treasures)]
         for slot, item in zip(free, items, strict=False):
             centre = (origin[0] + slot[0] * S + S / 2, origin[1] + slot[1] * S + S / 2)
@@ -317,6 +331,22 @@ def _crowds(view: CaveView) -> dict[str, list[PieceView]]:
     ):
         out.setdefault(piece["at"], []).append(piece)
     return out
+
+
+def score_tag(
+    img: Image.Image, d: ImageDraw.ImageDraw, at: tuple[float, float], colour: str, gold: int
+) -> None:
+    """The tag of a room someone controls, in the half cell from `at` (its top left):
+    their shape in their colour and the gold they would gain if the loot were counted
+    now ("+8")."""
+    x, y = at
+    box = (x + 5, y + 7, x + C - 5, y + S - 5)
+    d.rounded_rectangle(box, radius=6, fill=theme.PANEL, outline=look.player_rgb(colour), width=2)
+    cy = (box[1] + box[3]) / 2
+    paste(
+        img, look.token(look.player_rgb(colour), look.shape_of(colour), "", False, 20), (x + 20, cy)
+    )
+    draw_text(d, (x + 33, cy), f"+{gold}", 19, look.COIN, anchor="lm")
 
 
 def _slot_cell(slot: Slot) -> Cell:
@@ -586,7 +616,14 @@ def _key(d: ImageDraw.ImageDraw, img: Image.Image, layout: Layout, messages: Tra
         *(("piece", k) for k in adventurers),
         *(("monster", k) for k in monsters),
     ]
-    items += [("treasure", ""), ("mark", ""), ("door", ""), ("troll room", ""), ("changed", "")]
+    items += [
+        ("treasure", ""),
+        ("mark", ""),
+        ("door", ""),
+        ("troll room", ""),
+        ("changed", ""),
+        ("score", ""),  # last, to the end of its row: its words are long
+    ]
     bonus = f"+{load_content().text.treasure_bonus}"
     for n, (what, kind) in enumerate(items):
         row, column = divmod(n, KEY_COLUMNS)
@@ -624,17 +661,22 @@ def _key(d: ImageDraw.ImageDraw, img: Image.Image, layout: Layout, messages: Tra
             patch = _hatch().crop((0, 0, 30, 30))
             img.paste(patch, (round(sample[0]), round(sample[1])), patch)
             text = ct.closed_label(messages)
+        elif what == "score":
+            score_tag(img, d, (x0 - 4, cy - S / 2 + 1), "", 8)
+            text = ct.score_label(messages)
         else:
             sample = (icon[0] - 15, icon[1] - 15, icon[0] + 15, icon[1] + 15)
             d.rectangle(sample, fill=look.ROOM[2], outline=look.CHANGED, width=3)
             text = ct.changed_label(messages)
+        left = x0 + (C if what == "score" else 44)
+        right = width - PAD if what == "score" else x0 + item_w
         draw_text(
             d,
-            (x0 + 44, cy),
+            (left, cy),
             text,
             22,
             theme.INK,
             anchor="lm",
-            box=(x0 + 44, cy - KEY_ROW / 2 + 2, x0 + item_w - 8, cy + KEY_ROW / 2 - 2),
+            box=(left, cy - KEY_ROW / 2 + 2, right - 8, cy + KEY_ROW / 2 - 2),
             floor=14,
         )

@@ -151,6 +151,12 @@ def closed_label(messages: Translator = ENGLISH) -> str:
     return messages.pgettext("cave troll", "Troll's room")
 
 
+def score_label(messages: Translator = ENGLISH) -> str:
+    # TRANSLATORS: the map's key, beside a room's tag: the player shown there would
+    # gain that gold if the loot were counted now
+    return messages.pgettext("cave troll", "would gain it if counted now")
+
+
 def changed_label(messages: Translator = ENGLISH) -> str:
     # TRANSLATORS: the map's key: the outline of the places the last action changed
     return messages.pgettext("cave troll", "just changed")

@@ -94,17 +94,28 @@ def test_a_pending_flight_outlines_its_room_and_names_who_answers() -> None:
     assert any(f"Troll in {flight['room']}" in d.text for d in drawn)
 
 
+def test_a_room_someone_controls_is_tagged_with_what_they_would_gain() -> None:
+    seen = _positions()["crowded"]
+    # A3: blue's Barbarian and Dwarf (3) over orange's 2 and green's 1; 1 gold doubled
+    # by the Dwarf, and the Treasure's 4
+    assert seen["rooms"]["A3"] == {"colour": "blue", "gold": 6}
+    with recording() as drawn:
+        cave_png(seen)
+    tags = {d.text for d in drawn}
+    assert {"+6", "+8", "+10", "+2"} <= tags
+
+
 def test_every_place_holds_what_it_may_with_nothing_overlapping() -> None:
     """A room holds six pieces at most (five, and a Wraith pushing), a Treasure or two
-    besides; the pit every monster of four players (two Orcs and a Wraith each). Each
-    slot lies inside its own place's cells, apart from every other, and none is under
-    a label."""
+    and the tag of who controls it (two slots) besides; the pit every monster of four
+    players (two Orcs and a Wraith each). Each slot lies inside its own place's cells,
+    apart from every other, and none is under a label."""
     p = places()
     board = p.board
     for loc, slots in p.slots.items():
         if board.is_entrance(loc):
             continue
-        need = 12 if loc == board.pit else 8
+        need = 12 if loc == board.pit else 10
         assert len(slots) >= need, loc
         assert len(set(slots)) == len(slots), loc
         cells = set(board.cells[loc])
