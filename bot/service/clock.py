@@ -125,6 +125,26 @@ async def with_deadlines(
     return out
 
 
+async def seat_deadline(
+    store: Store, game_id: int, seat: int, user_id: int | None
+) -> datetime | None:
+    """The deadline a call of an awaited seat shows, once it changed hands to `user_id`
+    (the clock goes on: a new player takes over what is left of it): its clock's, or
+    where the scheduler will set it (not set yet for this turn); None without a clock,
+    or once it ran out."""
+    for clock in await store.clocks(game_id):
+        if clock.seat != seat:
+            continue
+        if clock.since == clock.waiting_since:
+            return clock.due if clock.stage < RAN_OUT else None
+        prefs = None
+        if user_id is not None:
+            prefs = (await store.notification_prefs([user_id])).get(user_id)
+        whole = timedelta(seconds=clock.clock_seconds)
+        return playing_deadline(clock.waiting_since, whole, prefs)
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class ClockNews:
     """What a round of clocks did: the games whose messages are owed now."""

@@ -13,6 +13,7 @@ from typing import Any, Generic
 
 from bot.i18n.catalogue import N_
 from bot.service.arguments import check_arguments
+from bot.service.clock import seat_deadline
 from bot.service.errors import GameMovedOnError, GameStateError, NotAllowedError, SeatingError
 from bot.service.loading import game_and_seats, parse_config
 from bot.service.locks import GameLocks
@@ -329,6 +330,7 @@ class Seating(Generic[S, A]):
             and not after.machine_played
             and (before.machine_played or before.controller_id != after.controller_id)
         ):
-            owed.append(Ping(player=player(after), next_reminder=next_at))
+            deadline = await seat_deadline(self.store, game.id, after.seat, after.controller_id)
+            owed.append(Ping(player=player(after), next_reminder=next_at, deadline=deadline))
         moved = next_at if after.seat in awaited else None
         await self.store.put_seat(after, at=now, next_at=moved, owed=[stored(o) for o in owed])

@@ -13,7 +13,7 @@ from service_helpers import USERS, FakeClock, open_service
 
 from bot.service import GameStateError, InvalidSettingError
 from bot.service.clock import playing_deadline, playing_time
-from bot.service.owed import SeatNews, read_payload
+from bot.service.owed import Ping, SeatNews, read_payload
 from bot.store import NotificationPrefs
 
 A, B = USERS[:2]
@@ -115,6 +115,29 @@ async def test_the_ai_plays_at_zero_and_the_clock_stands_still_while_away(
         assert (await service.store.seats(game))[seat].skip_turn
         assert await service.owed_moves() == [(game, seat)]
         assert await service.store.open_votes(game_id=game) == []
+
+
+async def test_a_seat_changing_hands_is_called_with_its_clock_deadline(tmp_path: Path) -> None:
+    async with open_service(tmp_path / "g.db", clock=FakeClock()) as service:
+        game, seat = await clock_game(service, 24)
+
+        async def called() -> datetime | None:
+            # the autopilot takes the awaited seat and gives it back: its player is called
+            await service.seating.set_autopilot(game, A, seat, True)
+            await service.seating.set_autopilot(game, A, seat, False)
+            rows = await service.store._rows("SELECT payload FROM outbox WHERE game_id = $1", game)
+            *_, ping = [
+                p for p in map(read_payload, (r["payload"] for r in rows)) if isinstance(p, Ping)
+            ]
+            return ping.deadline
+
+        # the clock not set yet for the turn: the call shows where it will be set
+        before = await called()
+        await service.clock.run_due()
+        [due] = (await service.clock.deadlines(game)).values()
+        assert near(before, due)
+        # set: the clock goes on, the call shows its deadline
+        assert near(await called(), due)
 
 
 async def test_a_bad_clock_is_refused_and_changes_nothing(tmp_path: Path) -> None:
