@@ -108,8 +108,8 @@ Chooser = Callable[[Loaded[S]], tuple[SeatRecord, int | None]]
 
 
 class GameService(Generic[S, A, V]):
-    """Games of one rules package over a `Store`. `rng` (default: `secrets`) picks
-    each game's seed at start; `clock` returns the time as an aware datetime.
+    """The games of a shelf (one game's rules, or several) over a `Store`. `rng` picks
+    each game's seed at start (default: `secrets`); `clock` gives an aware datetime.
     The service itself keeps a game's life: create, start, act, undo, preview, the
     AI's owed moves and the views. Its parts: who sits where in `service.seating`,
     the log, record and turn status in `service.history`, a player's games and daily
