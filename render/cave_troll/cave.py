@@ -316,7 +316,7 @@ def cave_image(
         _outline_place(d, loc, layout, crowd, look.CHANGED, 3)
     flight = view["flight"]
     if flight is not None:
-        _outline_place(d, flight["room"], layout, crowd, look.FLIGHT, 7)
+        _outline_place(d, flight["room"], layout, crowd, look.FLIGHT, 5)
     _header(d, img, view, names, messages)
     _key(d, img, layout, messages)
     return img

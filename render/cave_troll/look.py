@@ -83,7 +83,7 @@ def _letter_centre(shape: str, size: int) -> tuple[float, float]:
 
 def letter_size(shape: str, size: int) -> int:
     """The letter that fits inside the shape."""
-    share = {"circle": 0.56, "square": 0.56, "diamond": 0.5, "triangle": 0.46}[shape]
+    share = {"circle": 0.62, "square": 0.62, "diamond": 0.52, "triangle": 0.48}[shape]
     return max(11, round(size * share))
 
 
