@@ -281,7 +281,7 @@ def start_text(post: StartPost, messages: Messages = ENGLISH) -> str:
                 if first.ai
                 else called_to(who(first, m), "gates", m)
             )
-        return "\n".join(lines)
+        return "\n".join(lines) + deadline_text(post.deadline, m)
     if first is not None:
         lines.append(
             m.gettext(
@@ -299,7 +299,7 @@ def start_text(post: StartPost, messages: Messages = ENGLISH) -> str:
                 " `/mk gate`."
             )
         )
-    return "\n".join(lines)
+    return "\n".join(lines) + deadline_text(post.deadline, m)
 
 
 def call_words(phase: str, messages: Messages = ENGLISH) -> str:

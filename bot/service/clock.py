@@ -25,7 +25,7 @@ from datetime import UTC, datetime, time, timedelta
 from bot.i18n.catalogue import N_
 from bot.service.duties import Duties, duty
 from bot.service.errors import GameNotFoundError, GameStateError, InvalidSettingError
-from bot.service.owed import OwedPayload, Ping, SeatNews, TurnPost, VoteNews
+from bot.service.owed import OwedPayload, Ping, Player, SeatNews, StartPost, TurnPost, VoteNews
 from bot.service.reminders import MINUTES_PER_DAY, zone
 from bot.service.seats import require_creator
 from bot.service.table import player, stored
@@ -95,19 +95,21 @@ def check_clock(hours: object) -> None:
 
 
 async def with_deadlines(
-    store: Store, seconds: int, owed: Sequence[OwedPayload], now: datetime
+    store: Store, seconds: int | None, owed: Sequence[OwedPayload], now: datetime
 ) -> list[OwedPayload]:
-    """The turn post's call and the pings of a game with a clock, with the deadline of
-    whoever they call (their clock starts `now`, as the scheduler will set it)."""
-    called = {
-        p.user_id
-        for o in owed
-        for p in (
-            o.calls if isinstance(o, TurnPost) else (o.player,) if isinstance(o, Ping) else ()
-        )
-        if p.user_id is not None
-    }
-    if not called:
+    """The start post's and the turn post's call and the pings of a game with a clock,
+    with the deadline of whoever they call (their clock starts `now`, as the scheduler
+    will set it; `seconds` None: no clock, the messages as they are)."""
+
+    def calls(o: OwedPayload) -> tuple[Player, ...]:
+        if isinstance(o, TurnPost):
+            return o.calls
+        if isinstance(o, StartPost):
+            return tuple(p for p in o.players if p.seat in o.to_act and not p.ai)
+        return (o.player,) if isinstance(o, Ping) else ()
+
+    called = {p.user_id for o in owed for p in calls(o) if p.user_id is not None}
+    if seconds is None or not called:
         return list(owed)
     prefs = await store.notification_prefs(called)
     whole = timedelta(seconds=seconds)
@@ -117,8 +119,8 @@ async def with_deadlines(
 
     out: list[OwedPayload] = []
     for o in owed:
-        if isinstance(o, TurnPost) and o.calls:
-            o = o.model_copy(update={"deadline": min(deadline(p.user_id) for p in o.calls)})
+        if isinstance(o, TurnPost | StartPost) and calls(o):
+            o = o.model_copy(update={"deadline": min(deadline(p.user_id) for p in calls(o))})
         elif isinstance(o, Ping):
             o = o.model_copy(update={"deadline": deadline(o.player.user_id)})
         out.append(o)

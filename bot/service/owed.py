@@ -41,6 +41,8 @@ class StartPost(_Payload):
     players: tuple[Player, ...]
     to_act: tuple[int, ...]
     phase: str = "draft"
+    # the turn clock's zero for whoever is called first (the earliest; None: no clock)
+    deadline: datetime | None = None
 
 
 class Told(_Payload):

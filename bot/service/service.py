@@ -29,7 +29,7 @@ from bot.service import stories
 from bot.service.appending import Keep, again_if_overtaken, append, earlier_result
 from bot.service.arguments import ABSENT, check_arguments, check_language
 from bot.service.away import Away
-from bot.service.clock import TurnClock
+from bot.service.clock import TurnClock, with_deadlines
 from bot.service.community import Community
 from bot.service.decisions import Decisions
 from bot.service.duties import Duties, duty
@@ -236,10 +236,10 @@ class GameService(Generic[S, A, V]):
             dealt = [replace(s, colour=labels[s.seat], team=teams[s.seat]) for s in seats]
             to_act = rules.to_act(state)
             post = StartPost(
-                players=tuple(player(s) for s in dealt),
-                to_act=to_act,
-                phase=rules.phase(state),
+                players=tuple(player(s) for s in dealt), to_act=to_act, phase=rules.phase(state)
             )
+            # with the turn clock's deadline of whoever is called first
+            owed = await with_deadlines(self.store, game.clock_seconds, [post], now)
             started = await self.store.start_game(
                 game_id,
                 seed=seed,
@@ -247,7 +247,7 @@ class GameService(Generic[S, A, V]):
                 snapshot=SnapshotRecord(game_id, 0, snapshot),
                 waiting=await waiting_rows(self.store, game, dealt, to_act, to_act, now),
                 at=now,
-                owed=[stored(post)],
+                owed=[stored(o) for o in owed],
             )
             if not started:
                 raise GameMovedOnError(game_id)

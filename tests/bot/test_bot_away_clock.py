@@ -210,6 +210,9 @@ async def test_a_turn_clock_in_playing_hours_across_a_restart(
         [(seat, due)] = (await bot.service.clock.deadlines(game_id)).items()
         # 24 playing hours from 07:00: 15 on Saturday, then 9 on Sunday from 07:00
         assert abs(due - datetime(2026, 11, 22, 21, 0, tzinfo=UTC)) < timedelta(seconds=1)
+        # the start post calls the first placer with that deadline
+        [start] = said(thread, "the game has begun")
+        assert start.endswith(f" Turn clock: runs out <t:{int(due.timestamp())}:R>."), start
         info = await bot.service.info(game_id)
         player = alice if info.seats[seat].user_id == alice.id else bob
         status = await player.slash(thread, "mk status")
