@@ -8,6 +8,7 @@ import inspect
 import re
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -114,11 +115,15 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+# the trees and import lists below are parsed once per test process and only read by
+# the tests (parsing the bot's modules again for each test cost about 1 s of CPU each)
+@cache
+def _parsed(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
 def _modules(package: Path) -> dict[str, ast.Module]:
-    return {
-        _module_name(path): ast.parse(path.read_text(), filename=str(path))
-        for path in sorted(package.rglob("*.py"))
-    }
+    return {_module_name(path): _parsed(path) for path in sorted(package.rglob("*.py"))}
 
 
 def _bot_modules() -> dict[str, ast.Module]:
@@ -146,6 +151,7 @@ def _imports(name: str, tree: ast.Module, is_package: bool) -> list[tuple[str, i
     return found
 
 
+@cache
 def _package_imports(package: Path) -> dict[str, list[tuple[str, int]]]:
     """Each module of a package with every module it names in an import, and the line."""
     packages = {_module_name(p) for p in package.rglob("__init__.py")}
@@ -575,7 +581,7 @@ def test_every_timed_decision_of_the_bot_reads_the_injected_clock() -> None:
     found = []
     for path in sorted((root / "bot").rglob("*.py")):
         reads = _ClockReads(path.relative_to(root).as_posix())
-        reads.visit(ast.parse(path.read_text(encoding="utf-8")))
+        reads.visit(_parsed(path))
         found += reads.found
     assert found == [], "the bot reads the machine's clock outside the injected clock"
 
