@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from bot.i18n.catalogue import ENGLISH, N_, Messages
 from bot.service.results import GameInfo
 from bot.texts import options_text
+from bot.time_texts import time_options_text
 
 REMATCH = N_("Rematch")
 NOT_IN_A_SERVER = N_("Use this command in a server's channel.")
@@ -63,7 +64,7 @@ def open_lobbies_text(lobbies: Sequence[GameInfo], messages: Messages = ENGLISH)
                 "#{game} by <@{creator}> · {options} · {joined} of {needed} seats taken · {thread}",
                 game=info.id,
                 creator=info.creator_id,
-                options=options_text(info, m),
+                options=f"{options_text(info, m)} · {time_options_text(info, m)}",
                 joined=len(info.seats),
                 needed=info.seats_needed,
                 thread=place(info),

@@ -7,6 +7,7 @@ from datetime import datetime
 
 from bot.i18n.catalogue import ENGLISH, Messages
 from bot.service.owed import SeatNews
+from bot.service.results import GameInfo
 from bot.texts import timestamp, who
 from bot.words import colour_name
 
@@ -57,6 +58,36 @@ def clock_dm_text(
         seat=colour_name(news.player.label, messages),
         when="" if news.until is None else timestamp(news.until),
     )
+
+
+def time_options_text(info: GameInfo, messages: Messages = ENGLISH) -> str:
+    """A game's time options in a line (the lobbies of `/mk games open:True`): its turn
+    clock and what its zero does, if it has one, and what the game does while a player
+    is away."""
+    m = messages
+    away = (
+        m.gettext("while a player is away: the AI plays")
+        if info.away_policy == "ai"
+        else m.gettext("while a player is away: the game waits")
+    )
+    if info.clock_seconds is None:
+        return away
+    hours = info.clock_seconds // 3600
+    if info.clock_policy == "ai":
+        clock = m.ngettext(
+            "turn clock: {hours} hour, then the AI plays the turn",
+            "turn clock: {hours} hours, then the AI plays the turn",
+            hours,
+            hours=hours,
+        )
+    else:
+        clock = m.ngettext(
+            "turn clock: {hours} hour, then the table votes",
+            "turn clock: {hours} hours, then the table votes",
+            hours,
+            hours=hours,
+        )
+    return f"{clock} · {away}"
 
 
 def away_text(until: datetime | None, messages: Messages = ENGLISH) -> str:

@@ -11,7 +11,7 @@ from typing import Any, Generic
 from bot.i18n.catalogue import ENGLISH, Messages
 from bot.service.protocol import A, StoryData, V
 from bot.store import GameStatus
-from bot.store.records import AwayPolicy, PlayedBy
+from bot.store.records import AwayPolicy, ClockPolicy, PlayedBy
 
 
 def called(
@@ -72,6 +72,11 @@ class GameInfo:
     updated_at: datetime
     # the language of the game's public posts (en, pl or es)
     language: str = "en"
+    # what the game does while a player is away; its turn clock (seconds of a player's
+    # playing hours a turn; None: no clock) and what the clock's zero does
+    away_policy: AwayPolicy = "wait"
+    clock_seconds: int | None = None
+    clock_policy: ClockPolicy = "vote"
 
     def seat_of(self, user_id: int) -> SeatInfo | None:
         """The seat this user plays now (as player or substitute), if any."""

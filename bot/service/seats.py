@@ -247,6 +247,9 @@ def game_info(
         created_at=game.created_at,
         updated_at=game.updated_at,
         language=game.language,
+        away_policy=game.away_policy,
+        clock_seconds=game.clock_seconds,
+        clock_policy=game.clock_policy,
     )
 
 

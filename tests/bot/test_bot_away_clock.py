@@ -268,3 +268,19 @@ async def test_the_clock_reminder_comes_by_dm_to_who_wants_reminders_so(table_of
         assert f"<t:{int(due.timestamp())}:R>" in dms[0].content
         assert not said(thread, "turn clock"), "by DM, not in the thread"
         assert not env.errors
+
+
+async def test_the_open_lobbies_show_the_clock_and_the_away_policy(table_of: TableOf) -> None:
+    async with table_of("alice", "bob") as (env, _, channel, (alice, bob)):
+        timed = {"clock": 48, "clock_policy": "ai", "away": "ai"}
+        assert (await alice.slash(channel, "mk new", players=2, **timed)).acknowledged
+        assert (await bob.slash(channel, "mk new", players=3)).acknowledged
+        timed_line, plain_line = answer(await bob.slash(channel, "mk games", open=True)).split(
+            "\n"
+        )[1:]
+        assert timed_line.startswith("#1 by <@")
+        assert "· turn clock: 48 hours, then the AI plays the turn" in timed_line
+        assert "· while a player is away: the AI plays ·" in timed_line
+        assert "turn clock" not in plain_line
+        assert "· while a player is away: the game waits ·" in plain_line
+        assert not env.errors
