@@ -41,7 +41,7 @@ from bot.tidy_texts import (
     idle_record_alt,
     tidy_news_text,
 )
-from bot.time_texts import policy_text
+from bot.time_texts import policy_text, time_options_text
 from bot.words import colour_name
 
 ACCEPT = N_("Accept")
@@ -285,6 +285,7 @@ class AdminCommands(Feature):
                 " that with `/mk admin what:settings language:`.",
                 language=language_name(game.language),
             )
+            text += "\n" + time_options_text(game, m)
             if days is not None:
                 text += "\n" + days
         else:

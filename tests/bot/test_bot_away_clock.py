@@ -283,4 +283,7 @@ async def test_the_open_lobbies_show_the_clock_and_the_away_policy(table_of: Tab
         assert "· while a player is away: the AI plays ·" in timed_line
         assert "turn clock" not in plain_line
         assert "· while a player is away: the game waits ·" in plain_line
+        # and /mk admin what:settings in the game's thread
+        shown = answer(await bob.slash(channel.threads[0], "mk admin", what="settings"))
+        assert "turn clock: 48 hours, then the AI plays the turn" in shown
         assert not env.errors
