@@ -266,7 +266,23 @@ async def test_the_clock_reminder_comes_by_dm_to_who_wants_reminders_so(table_of
         assert len(dms) == 1, "one reminder"
         assert f"game #{game_id} is left (" in dms[0].content
         assert f"<t:{int(due.timestamp())}:R>" in dms[0].content
-        assert not said(thread, "turn clock"), "by DM, not in the thread"
+        assert not said(thread, "a quarter of your turn clock"), "by DM, not in the thread"
+        # the other wants DMs too but accepts none from the bot: in the thread, mentioned
+        other = bob if awaited is alice else alice
+        assert (await other.slash(channel, "mk notify", dm=True)).acknowledged
+        closed = other.user.dm_channel
+        env.inject_error(
+            "POST", f"/channels/{closed.id}/messages", status=403, code=50007, times=None
+        )
+        state = (await bot.service.load(game_id)).state
+        point = str(legal_actions(state, seat, "gate")[0]).split()[1]
+        assert (await awaited.slash(thread, "mk gate", point=point)).acknowledged
+        await scheduler(bot).round()
+        [(_, due)] = (await bot.service.clock.deadlines(game_id)).items()
+        clock.now = due - timedelta(hours=1)
+        await scheduler(bot).round()
+        [warning] = said(thread, "a quarter of your turn clock")
+        assert warning.startswith(f"<@{other.id}>")
         assert not env.errors
 
 
