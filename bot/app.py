@@ -17,6 +17,8 @@ import discord
 from discord import app_commands
 
 from bot.buttons import game_pressed
+from bot.cave_troll import FACE as CAVE_TROLL
+from bot.cave_troll import FEATURES as CAVE_TROLL_FEATURES
 from bot.client import FeatureMaker, MountainBot, ShardedMountainBot, reader
 from bot.features.admin import AdminCommands
 from bot.features.away import AwayCommands
@@ -43,11 +45,12 @@ CHECK_FAILED = N_("You may not use this command here.")
 # what the invite URL asks for: the bot user, and its slash commands
 SCOPES = ("bot", "applications.commands")
 # the games the table plays, the default first
-FACES = (MOUNTAIN_KING,)
-# in this order their subcommands are listed under /mk
+FACES = (MOUNTAIN_KING, CAVE_TROLL)
+# in this order their subcommands are listed under /mk (a game's own under its group)
 FEATURES: tuple[FeatureMaker, ...] = (
     LobbyCommands,
     *GAME_FEATURES,
+    *CAVE_TROLL_FEATURES,
     GamesCommands,
     RematchCommands,
     AdminCommands,
