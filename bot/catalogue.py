@@ -28,8 +28,9 @@ Four sources feed the template:
   (`render.words.content_names`): the clan, workshop, spell and great hall names, the
   spells' and workshops' texts and the tiers' names (alone and in a sentence), each
   under its kind as context, located in the data file it comes from;
-- the engine's refusals: the template each `RulesError` of `rules/` is raised with
-  (and each `Phrase` of one), found by the classes' names.
+- the engines' refusals: the template each `RulesError` of `rules/` is raised with
+  (and each `Phrase` of one), and each refusal of Cave Troll's `cave_troll/`, found by
+  the classes' names (`TOLD_TO_PLAYERS` of each package's errors).
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ from bot.i18n.plurals import uninflected
 from bot.service import GameService, MountainKingRules
 from bot.settings import Settings
 from bot.store.sqlite import SqliteStore
+from cave_troll.errors import TOLD_TO_PLAYERS as CAVE_TROLL_TOLD
 from render import words as drawn
 from rules.errors import TOLD_TO_PLAYERS
 
@@ -102,6 +104,11 @@ KEYWORDS: dict[str, Any] = {
 # the engine's refusals: the first argument of each of these calls is a template
 RULES = "rules"
 RULES_KEYWORDS: dict[str, None] = dict.fromkeys(TOLD_TO_PLAYERS)
+# each game's rules package, the names its refusals are raised with, and their note
+ENGINES: dict[str, tuple[dict[str, None], str]] = {
+    RULES: (RULES_KEYWORDS, "a refusal of the rules engine"),
+    "cave_troll": (dict.fromkeys(CAVE_TROLL_TOLD), "a refusal of Cave Troll's rules engine"),
+}
 PROJECT = "mountain-king-bot"
 WIDTH = 88
 HEADER = """\
@@ -161,13 +168,14 @@ def source_messages(sources: Iterable[str] = SOURCES) -> Iterator[Found]:
 
 
 def rules_messages() -> Iterator[Found]:
-    """Every template the engine's refusals are raised with, with its file and line."""
-    for filename, lineno, message, comments, context in extract_from_dir(
-        ROOT / RULES, keywords=RULES_KEYWORDS, comment_tags=COMMENT_TAGS
-    ):
-        path = f"{RULES}/{filename}".replace("\\", "/")
-        notes = [*comments, "a refusal of the rules engine"]
-        yield Found(context, message, [(path, lineno)], notes)
+    """Every template the engines' refusals are raised with (each game's rules), with
+    its file and line."""
+    for engine, (keywords, note) in ENGINES.items():
+        for filename, lineno, message, comments, context in extract_from_dir(
+            ROOT / engine, keywords=keywords, comment_tags=COMMENT_TAGS
+        ):
+            path = f"{engine}/{filename}".replace("\\", "/")
+            yield Found(context, message, [(path, lineno)], [*comments, note])
 
 
 def content_messages(names: dict[str, list[str]]) -> Iterator[Found]:

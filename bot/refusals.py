@@ -4,12 +4,13 @@ privately, in the language of the player's Discord client.
 - A service refusal (`ServiceError`) carries its sentence as a catalogue template and
   its parameters: a template the catalogue translates is told in the reader's
   language.
-- An engine refusal (`rules.errors.RulesError`) carries a machine `code` and its
-  sentence as a template with the values of its fields: the template is a message of
-  the catalogue (extracted from the rules), and the values that are the game's words
-  (for the Mountain King a clan, a resource, a tier, a spell) are named in the reader's
-  language by the game's face (`told`: `bot.mountain_king.words.told`), which binds it
-  (`bot.mountain_king.refusals`).
+- An engine refusal (`rules.errors.RulesError`, and any game's refusal with a
+  `template` and its `params`, as Cave Troll's `CaveTrollError`) carries a machine
+  `code` and its sentence as a template with the values of its fields: the template is
+  a message of the catalogue (extracted from the rules), and the values that are the
+  game's words (for the Mountain King a clan, a resource, a tier, a spell; for Cave
+  Troll a piece, an artifact, a colour) are named in the reader's language by the
+  game's face (`told`: `bot.mountain_king.words.told`, `bot.cave_troll.words.told`).
 
 What a player typed is quoted back cut short (`rules.errors.echo`, for the bot's
 refusals too), and a refusal told after a colon ("That tunnel is not allowed: there is
@@ -27,7 +28,7 @@ from bot.i18n.catalogue import ENGLISH, Messages
 from bot.service.errors import NotYourTurnError, ServiceError
 from bot.texts import called_in
 from bot.words import listed_in
-from rules.errors import RulesError, clause
+from rules.errors import clause
 
 
 class Sayer(Protocol):
@@ -60,8 +61,11 @@ def refusal_text(error: Exception, messages: Messages = ENGLISH, told: Sayer = p
             names = [called_in(label, name, ai, messages) for label, name, ai in error.waiting]
             params.update(player=names[0], players=listed_in(names, messages))
         return messages.gettext(error.template, **{k: params[k] for k in error.params})
-    if isinstance(error, RulesError):
-        text = told(error.template, error.params, messages)
+    template, fields = getattr(error, "template", None), getattr(error, "params", None)
+    if isinstance(template, str) and isinstance(fields, Mapping):
+        # a game's rules' refusal (the Mountain King's `RulesError`, Cave Troll's
+        # `CaveTrollError`): its template and the values of its fields
+        text = told(template, fields, messages)
         return text[:1].upper() + text[1:]
     return str(error)
 

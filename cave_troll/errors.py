@@ -145,3 +145,18 @@ class RecordError(NotationError):
     """A game record that is too large, not JSON or not of the expected shape."""
 
     code = "record"
+
+
+# the refusals a player reads: the first argument of each of these calls is a template
+# of the message catalogue (`python -m bot.catalogue extract` finds them by name)
+TOLD_TO_PLAYERS = (
+    "CaveTrollError",
+    "NotationError",
+    "ConfigError",
+    "IllegalActionError",
+    "NotYourTurnError",
+    "GameOverError",
+    "UndoError",
+    "RecordError",
+    "refuse",
+)

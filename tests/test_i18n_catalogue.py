@@ -33,6 +33,7 @@ from bot.i18n.catalogue import (
     po_path,
     read_catalog,
 )
+from cave_troll.errors import TOLD_TO_PLAYERS as CAVE_TROLL_TOLD
 from rules.errors import TOLD_TO_PLAYERS
 
 # how many plural forms each language has (its Plural-Forms header)
@@ -216,19 +217,25 @@ def test_the_examples_in_the_docstrings_hold(module: object) -> None:
     assert tried and not failures
 
 
-def test_every_refusal_of_the_rules_is_raised_with_a_literal_template() -> None:
-    """The catalogue finds the engine's refusals by the classes' names
-    (`rules.errors.TOLD_TO_PLAYERS`): each is raised with a plain string template as its
-    first argument (an f-string would be missed and told in English), or re-tells the
-    template of another refusal."""
-    rules = Path(bot.i18n.catalogue.__file__).resolve().parents[2] / "rules"
+@pytest.mark.parametrize(
+    ("package", "told", "least"),
+    [("rules", TOLD_TO_PLAYERS, 100), ("cave_troll", CAVE_TROLL_TOLD, 90)],
+)
+def test_every_refusal_of_the_rules_is_raised_with_a_literal_template(
+    package: str, told: tuple[str, ...], least: int
+) -> None:
+    """The catalogue finds each engine's refusals by the classes' names (the
+    `TOLD_TO_PLAYERS` of `rules.errors` and of `cave_troll.errors`): each is raised with
+    a plain string template as its first argument (an f-string would be missed and told
+    in English), or re-tells the template of another refusal."""
+    rules = Path(bot.i18n.catalogue.__file__).resolve().parents[2] / package
     wrong = []
     calls = 0
     for path in sorted(rules.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
                 continue
-            if node.func.id not in TOLD_TO_PLAYERS or not node.args:
+            if node.func.id not in told or not node.args:
                 continue
             calls += 1
             first = node.args[0]
@@ -236,5 +243,5 @@ def test_every_refusal_of_the_rules_is_raised_with_a_literal_template() -> None:
             retold = isinstance(first, ast.Attribute) and first.attr == "template"
             if not (literal or retold):
                 wrong.append(f"{path.name}:{node.lineno}")
-    assert calls > 100, "the refusals were found"
+    assert calls > least, "the refusals were found"
     assert not wrong, "refusals raised without a literal template: " + ", ".join(wrong)

@@ -59,9 +59,6 @@ from render.words import C_, InContext
 log = logging.getLogger(__name__)
 
 Voices = dict[Voice, InContext]
-THEY = "cave troll, told to the table"
-YOU = "cave troll, told to the player"
-ASK = "cave troll, asked before a move"
 
 
 def story_text(story: StoryData | None, voice: Voice = "they", m: Messages = ENGLISH) -> str:
@@ -119,71 +116,89 @@ def tell(story: Story, voice: Voice = "they", m: Messages = ENGLISH) -> str:
 # --- each kind of story ------------------------------------------------------------------
 
 DREW: Voices = {
-    "they": C_(THEY, "drew {token}"),
-    "you": C_(YOU, "drew {token}"),
-    "ask": C_(ASK, "draw a token"),
+    "they": C_("cave troll, told to the table", "drew {token}"),
+    "you": C_("cave troll, told to the player", "drew {token}"),
+    "ask": C_("cave troll, asked before a move", "draw a token"),
 }
 PLACED: Voices = {
-    "they": C_(THEY, "placed {token} on {at}"),
-    "you": C_(YOU, "placed {token} on {at}"),
-    "ask": C_(ASK, "place {token} on {at}"),
+    "they": C_("cave troll, told to the table", "placed {token} on {at}"),
+    "you": C_("cave troll, told to the player", "placed {token} on {at}"),
+    "ask": C_("cave troll, asked before a move", "place {token} on {at}"),
 }
 MOVED: Voices = {
-    "they": C_(THEY, "moved {piece} from {start} to {path}"),
-    "you": C_(YOU, "moved {piece} from {start} to {path}"),
-    "ask": C_(ASK, "move {piece} from {start} to {path}"),
+    "they": C_("cave troll, told to the table", "moved {piece} from {start} to {path}"),
+    "you": C_("cave troll, told to the player", "moved {piece} from {start} to {path}"),
+    "ask": C_("cave troll, asked before a move", "move {piece} from {start} to {path}"),
 }
 PUSHED: Voices = {
-    "they": C_(THEY, "pushed {piece} out of {start} into {to} with their Wraith"),
-    "you": C_(YOU, "pushed {piece} out of {start} into {to} with your Wraith"),
-    "ask": C_(ASK, "push {piece} out of {start} into {to} with your Wraith"),
+    "they": C_(
+        "cave troll, told to the table", "pushed {piece} out of {start} into {to} with their Wraith"
+    ),
+    "you": C_(
+        "cave troll, told to the player", "pushed {piece} out of {start} into {to} with your Wraith"
+    ),
+    "ask": C_(
+        "cave troll, asked before a move", "push {piece} out of {start} into {to} with your Wraith"
+    ),
 }
 KILLED: Voices = {
-    "they": C_(THEY, "had their Orc discard {piece} in {at}"),
-    "you": C_(YOU, "had your Orc discard {piece} in {at}"),
-    "ask": C_(ASK, "have your Orc discard {piece} in {at}"),
+    "they": C_("cave troll, told to the table", "had their Orc discard {piece} in {at}"),
+    "you": C_("cave troll, told to the player", "had your Orc discard {piece} in {at}"),
+    "ask": C_("cave troll, asked before a move", "have your Orc discard {piece} in {at}"),
 }
 SENT: Voices = {
-    "they": C_(THEY, "sent {piece} from {start} to {to}"),
-    "you": C_(YOU, "sent {piece} from {start} to {to}"),
-    "ask": C_(ASK, "send {piece} from {start} to {to}"),
+    "they": C_("cave troll, told to the table", "sent {piece} from {start} to {to}"),
+    "you": C_("cave troll, told to the player", "sent {piece} from {start} to {to}"),
+    "ask": C_("cave troll, asked before a move", "send {piece} from {start} to {to}"),
 }
 FLED: Voices = {
-    "they": C_(THEY, "saved {piece} from the Cave Troll: from {start} to {to}"),
-    "you": C_(YOU, "saved {piece} from the Cave Troll: from {start} to {to}"),
-    "ask": C_(ASK, "save {piece} from the Cave Troll: from {start} to {to}"),
+    "they": C_(
+        "cave troll, told to the table", "saved {piece} from the Cave Troll: from {start} to {to}"
+    ),
+    "you": C_(
+        "cave troll, told to the player", "saved {piece} from the Cave Troll: from {start} to {to}"
+    ),
+    "ask": C_(
+        "cave troll, asked before a move", "save {piece} from the Cave Troll: from {start} to {to}"
+    ),
 }
 STAYED: Voices = {
-    "they": C_(THEY, "left {pieces} with the Cave Troll in {room}"),
-    "you": C_(YOU, "left {pieces} with the Cave Troll in {room}"),
-    "ask": C_(ASK, "leave {pieces} with the Cave Troll in {room}"),
+    "they": C_("cave troll, told to the table", "left {pieces} with the Cave Troll in {room}"),
+    "you": C_("cave troll, told to the player", "left {pieces} with the Cave Troll in {room}"),
+    "ask": C_("cave troll, asked before a move", "leave {pieces} with the Cave Troll in {room}"),
 }
 STAYED_NONE: Voices = {
-    "they": C_(THEY, "let nothing more flee {room}"),
-    "you": C_(YOU, "let nothing more flee {room}"),
-    "ask": C_(ASK, "let nothing more flee {room}"),
+    "they": C_("cave troll, told to the table", "let nothing more flee {room}"),
+    "you": C_("cave troll, told to the player", "let nothing more flee {room}"),
+    "ask": C_("cave troll, asked before a move", "let nothing more flee {room}"),
 }
 ENDED: Voices = {
-    "they": C_(THEY, "ended their turn"),
-    "you": C_(YOU, "ended your turn"),
-    "ask": C_(ASK, "end your turn"),
+    "they": C_("cave troll, told to the table", "ended their turn"),
+    "you": C_("cave troll, told to the player", "ended your turn"),
+    "ask": C_("cave troll, asked before a move", "end your turn"),
 }
 # the artifacts played: on a piece with a path (the Helm), on a piece (the Cloak), on a
 # place (the others)
 HELM: Voices = {
-    "they": C_(THEY, "played the {artifact} on {piece}: from {start} to {path}"),
-    "you": C_(YOU, "played the {artifact} on {piece}: from {start} to {path}"),
-    "ask": C_(ASK, "play the {artifact} on {piece}: from {start} to {path}"),
+    "they": C_(
+        "cave troll, told to the table", "played the {artifact} on {piece}: from {start} to {path}"
+    ),
+    "you": C_(
+        "cave troll, told to the player", "played the {artifact} on {piece}: from {start} to {path}"
+    ),
+    "ask": C_(
+        "cave troll, asked before a move", "play the {artifact} on {piece}: from {start} to {path}"
+    ),
 }
 ON_A_PIECE: Voices = {
-    "they": C_(THEY, "played the {artifact} on {piece} in {at}"),
-    "you": C_(YOU, "played the {artifact} on {piece} in {at}"),
-    "ask": C_(ASK, "play the {artifact} on {piece} in {at}"),
+    "they": C_("cave troll, told to the table", "played the {artifact} on {piece} in {at}"),
+    "you": C_("cave troll, told to the player", "played the {artifact} on {piece} in {at}"),
+    "ask": C_("cave troll, asked before a move", "play the {artifact} on {piece} in {at}"),
 }
 ON_A_PLACE: Voices = {
-    "they": C_(THEY, "played the {artifact} on {at}"),
-    "you": C_(YOU, "played the {artifact} on {at}"),
-    "ask": C_(ASK, "play the {artifact} on {at}"),
+    "they": C_("cave troll, told to the table", "played the {artifact} on {at}"),
+    "you": C_("cave troll, told to the player", "played the {artifact} on {at}"),
+    "ask": C_("cave troll, asked before a move", "play the {artifact} on {at}"),
 }
 
 

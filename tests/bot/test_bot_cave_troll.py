@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from bot_harness import TableOf, history_from, open_game, pngs, visible_count
+from bot_harness import TableOf, history_from, open_game, pngs, speaking, visible_count
 
 from bot.client import MountainBot
 from cave_troll.legal import legal_actions
@@ -89,3 +89,25 @@ async def test_the_board_and_the_panel_are_attached_with_what_they_show(
         assert panel.response.ephemeral
         described = panel.response.attachments[0].description or ""
         assert "panel" in described and "Tokens left in the stack (21)" in described, described
+
+
+async def test_a_polish_reader_plays_and_is_refused_in_polish(
+    table_of: TableOf, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with table_of("alice", "bob") as (env, bot, channel, players):
+        speaking(monkeypatch, {p.id: "pl" for p in players})
+        thread, game_id = await open_game(env, players, channel, game="cave-troll")
+        seats = await by_seat(bot, game_id, players)
+        state = await state_of(bot, game_id)
+        first = seats[to_act(state)[0]]
+        other = next(p for p in players if p is not first)
+        refused = await other.slash(thread, "cave draw")
+        assert refused.response.content.startswith("To nie twoja tura"), refused.response.content
+        bad = await first.slash(thread, "cave place", where="A1")
+        assert "Nie masz nic do położenia" in bad.response.content, bad.response.content
+        drew = await first.slash(thread, "cave draw")
+        assert drew.response.content.startswith("Zrobione: dobrano żeton: "), drew.response.content
+        status = await first.slash(thread, "cave status")
+        assert "Możesz teraz:" in status.response.content, status.response.content
+        helped = await first.slash(thread, "cave help", topic="troll")
+        assert "Jaskiniowy Troll" in helped.response.content
