@@ -38,6 +38,7 @@ from bot.cave_troll.choices import (
     SendPlace,
     Where,
 )
+from bot.cave_troll.seated import cave_game
 from bot.cave_troll.stories import story_text
 from bot.cave_troll.texts import (
     GROUP,
@@ -70,7 +71,8 @@ async def play(interaction: discord.Interaction[MountainBot], action: str | Aske
     (privately). `action`: in notation (`act`), or as a command's options ask for it."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     bot = interaction.client
-    result, delivery = await bot.act(interaction, await bot.game_id(interaction), action)
+    game = await cave_game(bot, interaction)
+    result, delivery = await bot.act(interaction, game.id, action)
     await bot.answer(interaction, result, delivery)
 
 
@@ -290,7 +292,8 @@ class TurnCommands(Feature):
     @app_commands.command(name="undo", description="Take back your last action this turn")
     async def undo(self, interaction: discord.Interaction[MountainBot]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        result, delivery = await self.bot.undo(interaction, await self.bot.game_id(interaction))
+        game = await cave_game(self.bot, interaction)
+        result, delivery = await self.bot.undo(interaction, game.id)
         await self.bot.answer(interaction, result, delivery)
 
     @app_commands.command(name="end", description="End your turn")

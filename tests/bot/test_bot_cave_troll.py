@@ -111,3 +111,52 @@ async def test_a_polish_reader_plays_and_is_refused_in_polish(
         assert "Możesz teraz:" in status.response.content, status.response.content
         helped = await first.slash(thread, "cave help", topic="troll")
         assert "Jaskiniowy Troll" in helped.response.content
+
+
+async def test_autocomplete_offers_the_legal_places_pieces_and_artifacts(
+    table_of: TableOf,
+) -> None:
+    async with table_of("alice", "bob", seed=3) as (env, bot, channel, players):
+        thread, game_id = await open_game(env, players, channel, game="cave-troll")
+        seats = await by_seat(bot, game_id, players)
+        state = await state_of(bot, game_id)
+        seat = to_act(state)[0]
+        player, other = seats[seat], seats[1 - seat]
+        kinds = {str(a) for a in legal_actions(state, seat)}
+        offered = await player.autocomplete(thread, "cave act", "action", "")
+        assert {c["value"] for c in offered} == kinds == {"draw", "end"}
+        assert await other.autocomplete(thread, "cave act", "action", "") == []
+        # a turn with pieces on the board: each option offers what is legal, labelled
+        while True:
+            state = await state_of(bot, game_id)
+            seat = to_act(state)[0]
+            moves = [a for a in legal_actions(state, seat) if str(a).startswith("move ")]
+            if moves:
+                break
+            action = next(
+                (a for a in legal_actions(state, seat) if str(a).split()[0] in ("place", "draw")),
+                legal_actions(state, seat)[-1],
+            )
+            assert (await seats[seat].slash(thread, "cave act", action=str(action))).acknowledged
+        player = seats[seat]
+        pieces = await player.autocomplete(thread, "cave move", "piece", "")
+        assert {c["value"] for c in pieces} == {str(m).split()[1] for m in moves}
+        assert all(" in " in c["name"] for c in pieces), pieces
+        piece = pieces[0]["value"]
+        places = await player.autocomplete(thread, "cave move", "to", "", piece=piece)
+        legal = {str(m).split()[2] for m in moves if str(m).split()[1] == piece}
+        assert {c["value"] for c in places} == legal
+        assert all("·" in c["name"] for c in places), places
+
+
+async def test_a_cave_command_in_the_other_games_thread_is_refused_saying_where(
+    table_of: TableOf,
+) -> None:
+    async with table_of("alice", "bob") as (env, bot, channel, players):
+        thread, game_id = await open_game(env, players, channel)
+        seq = (await bot.service.load(game_id)).seq
+        for command in ("cave draw", "cave board", "cave panel", "cave log"):
+            refused = await players[0].slash(thread, command)
+            assert "`/mk`" in refused.response.content, (command, refused.response.content)
+        assert (await bot.service.load(game_id)).seq == seq
+        assert await players[0].autocomplete(thread, "cave act", "action", "") == []
