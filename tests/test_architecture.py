@@ -316,7 +316,8 @@ def test_the_bot_class_imports_no_feature() -> None:
     features = {
         m
         for m in reached
-        if m.startswith(("bot.features", "bot.mountain_king")) or m in ("bot.app", "bot.scheduler")
+        if m.startswith(("bot.features", "bot.mountain_king", "bot.cave_troll"))
+        or m in ("bot.app", "bot.scheduler")
     }
     assert not features, f"bot.client reaches {sorted(features)}"
 
@@ -359,6 +360,32 @@ def test_stories_and_words_are_leaves() -> None:
         tree = _bot_modules()[name]
         imported = {m.split(".")[0] for m, _ in _imports(name, tree, False)}
         assert "discord" not in imported, name
+
+
+def test_cave_trolls_texts_stories_words_help_and_alt_are_leaves() -> None:
+    """Cave Troll's face is built like the Mountain King's: its messages
+    (bot.cave_troll.texts), stories, words, help and alt texts read plain values, the
+    table's texts and words, and the game's own (cave_troll's content, effects, stories
+    and view; render.cave_troll.words), never Discord nor the service's machinery."""
+    graph = _import_graph()
+    table = {
+        "bot.service.results",
+        "bot.service.owed",
+        "bot.service.protocol",
+        "bot.i18n.catalogue",
+        "bot.words",
+        "bot.texts",
+    }
+    face = {"bot.cave_troll.stories", "bot.cave_troll.words"}
+    for name in ("texts", "stories", "words", "help", "alt"):
+        module = f"bot.cave_troll.{name}"
+        assert graph[module] <= table | face, (module, graph[module] - table - face)
+        tree = _bot_modules()[module]
+        imported = {m.split(".")[0] for m, _ in _imports(module, tree, False)}
+        assert "discord" not in imported, module
+        reached = {m for m, _ in _imports(module, tree, False) if m.startswith("cave_troll.")}
+        engine = {m for m in reached if m.startswith(CAVE_TROLL_ENGINE)}
+        assert not engine, (module, engine)
 
 
 def test_help_texts_are_a_leaf() -> None:
