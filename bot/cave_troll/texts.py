@@ -112,7 +112,28 @@ def told(stories: Sequence[StoryData], messages: Messages = ENGLISH) -> str:
     """A turn's stories as a post tells them to the whole table (an artifact found kept
     secret): "ended their turn" only when the player did nothing else."""
     rest = [s for s in stories if not is_end(s)] or stories
-    return "; ".join(story_text(in_public(s), "they", messages) for s in rest)
+    return "; ".join(story_text(in_public(s), "they", messages) for s in walks(rest))
+
+
+def walks(stories: Sequence[StoryData]) -> list[StoryData]:
+    """The stories with a piece's moves one after another told as one walk: "moved Blue
+    Dwarf from SW to D3 → D4 → D7" (a move that did something else ends the walk)."""
+    out: list[StoryData] = []
+    for story in stories:
+        last = out[-1] if out else None
+        if (
+            isinstance(story, dict)
+            and isinstance(last, dict)
+            and story.get("kind") == last.get("kind") == "move"
+            and story.get("piece") == last.get("piece")
+            and not last.get("effects")
+            and last.get("path")
+            and story.get("start") == last["path"][-1]
+        ):
+            out[-1] = {**story, "start": last["start"], "path": [*last["path"], *story["path"]]}
+        else:
+            out.append(story)
+    return out
 
 
 def flight_text(flight: FlightFacts, called: Sequence[Player], messages: Messages = ENGLISH) -> str:

@@ -15,6 +15,7 @@ from bot.cave_troll.alt import cave_alt, panel_alt
 from bot.cave_troll.help import HELP_TOPICS, help_text
 from bot.cave_troll.stories import in_public, story_text
 from bot.cave_troll.texts import FlightFacts, turn_post_text
+from bot.cave_troll.texts import told as told_in_post
 from bot.cave_troll.words import told
 from bot.i18n import translator_for
 from bot.service.owed import Player, TurnPost
@@ -119,3 +120,15 @@ def test_a_refusal_is_told_with_the_games_words_in_the_readers_language() -> Non
     error = refused.value
     assert told(error.template, error.params, translator_for("pl")).startswith("Nie masz nic")
     assert told(error.template, error.params, translator_for("es")).startswith("No tienes nada")
+
+
+def test_a_turn_post_tells_a_pieces_moves_one_after_another_as_one_walk() -> None:
+    def moved(start: str, to: str) -> dict[str, object]:
+        piece = {"colour": "blue", "kind": "dwarf"}
+        return {"kind": "move", "piece": piece, "start": start, "path": [to], "effects": []}
+
+    drew = {"kind": "draw", "token": "orc", "effects": []}
+    stories = (moved("SW", "D3"), moved("D3", "D4"), moved("D4", "D7"), drew, moved("D7", "D5"))
+    assert told_in_post(stories) == (
+        "moved Blue Dwarf from SW to D3 → D4 → D7; drew Orc; moved Blue Dwarf from D7 to D5"
+    )
