@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -82,7 +83,7 @@ def asking(kind: str, build: Callable[..., Action], *options: str | None) -> Ask
     return Asked(kind, partial(build, *options))
 
 
-def flight_facts(view: CaveView, deadline: Any = None) -> FlightFacts | None:
+def flight_facts(view: CaveView, deadline: datetime | None = None) -> FlightFacts | None:
     """The Troll flight the view shows, if one awaits answers."""
     flight = view["flight"]
     if flight is None:
