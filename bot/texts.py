@@ -65,6 +65,18 @@ def fit(text: str, limit: int = POST_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def newest_lines(lines: Sequence[str], limit: int = POST_LIMIT) -> str:
+    """The last lines that fit in one message together, in order (a log, newest last)."""
+    kept: list[str] = []
+    size = 0
+    for line in reversed(lines):
+        size += len(line) + 1
+        if size > limit:
+            break
+        kept.append(line)
+    return "\n".join(reversed(kept))
+
+
 def called_in(label: str, name: str | None, ai: bool, messages: Messages = ENGLISH) -> str:
     """A seat as players read it (`results.called`) in a language: "alice (Blue)"."""
     return called(label, name, ai, messages, colour_name(label, messages))

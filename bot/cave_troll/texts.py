@@ -20,7 +20,7 @@ from bot.i18n.catalogue import ENGLISH, Messages
 from bot.service.owed import GameOver, Ping, Player, StartPost, TurnPost
 from bot.service.protocol import StoryData
 from bot.service.results import LogEntry
-from bot.texts import POST_LIMIT, called_in, calling, fit, timestamp, who
+from bot.texts import POST_LIMIT, called_in, calling, fit, newest_lines, timestamp, who
 from bot.words import listed_in
 from cave_troll.content import load_content
 from render.cave_troll.words import artifact_name, gold
@@ -274,14 +274,7 @@ def log_text(entries: Sequence[LogEntry], messages: Messages = ENGLISH) -> str:
         )
         for e in entries
     ]
-    kept: list[str] = []
-    size = 0
-    for line in reversed(lines):
-        size += len(line) + 1
-        if size > POST_LIMIT:
-            break
-        kept.append(line)
-    return "\n".join(reversed(kept)) or messages.gettext("No actions yet.")
+    return newest_lines(lines) or messages.gettext("No actions yet.")
 
 
 def status_text(

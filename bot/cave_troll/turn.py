@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import datetime
 from functools import partial
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -56,8 +55,7 @@ from bot.features.rematch import rematch_view
 from bot.i18n.catalogue import translator_for
 from bot.service import Asked, GameInfo, Owed
 from bot.service.cave_troll import CaveTrollRules
-from bot.service.outbox import Fresh
-from bot.service.owed import GameOver, Ping, Player, Reply, StartPost, TurnPost
+from bot.service.owed import GameOver, Ping, Reply, StartPost, TurnPost
 from bot.service.results import GameView
 from bot.store import OwedKind
 from bot.texts import NO_MENTIONS, called_in, done_text, mention_only, mention_users
@@ -131,7 +129,7 @@ class TurnCommands(Feature):
         mentioned only while the game still awaits them."""
         post = owed.payload
         assert isinstance(post, TurnPost)
-        mentions = mention_users(await self._still_awaited(info, post.calls, owed.fresh))
+        mentions = mention_users(await self.still_awaited(info, post.calls, owed.fresh))
         m = game_language(info)
         got: GameView[CaveView] = await self.bot.service.view(
             info.id, None, at_seq=post.seq, fresh=owed.fresh
@@ -148,28 +146,12 @@ class TurnCommands(Feature):
         shows = cave_alt(view, post.cells, names, m)
         return Outgoing(text, files=[Attachment("cave.png", image, shows)], mentions=mentions)
 
-    async def _still_awaited(
-        self, info: GameInfo, players: Sequence[Player], fresh: Fresh[Any] | None = None
-    ) -> list[int]:
-        """The users of these players whom the game still awaits in the same seat."""
-        if not players:
-            return []
-        awaited: set[tuple[int, int | None]]
-        if fresh is not None:
-            awaited = set(fresh.awaited)
-        else:
-            status = await self.bot.service.history.turn_status(info.id)
-            awaited = {(w.seat, w.user_id) for w in status.waiting if not w.autopilot}
-        return [
-            p.user_id for p in players if p.user_id is not None and (p.seat, p.user_id) in awaited
-        ]
-
     async def ping(self, owed: Owed, info: GameInfo) -> Outgoing | None:
         """The player who must act now, mentioned alone: to a Troll flight (its room,
         the pieces there, by when) or to their turn; nothing if they already acted."""
         ping = owed.payload
         assert isinstance(ping, Ping)
-        if not await self._still_awaited(info, [ping.player], owed.fresh):
+        if not await self.still_awaited(info, [ping.player], owed.fresh):
             return None
         got: GameView[CaveView] = await self.bot.service.view(info.id, None, fresh=owed.fresh)
         flight = None if got.state is None else flight_facts(got.state, ping.deadline)

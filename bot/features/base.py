@@ -5,13 +5,17 @@ courier (of its game's games only, if it names one)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from discord.ext import commands
 
 from bot.buttons import GameButton
 from bot.client import GROUP, MountainBot
 from bot.courier import Maker
+from bot.service import GameInfo
+from bot.service.outbox import Fresh
+from bot.service.owed import Player
 from bot.store import OwedKind
 
 
@@ -37,3 +41,21 @@ class Feature(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*self.buttons)
+
+    async def still_awaited(
+        self, info: GameInfo, players: Sequence[Player], fresh: Fresh[Any] | None = None
+    ) -> list[int]:
+        """The users of these players whom the game still awaits in the same seat (as
+        the change just stored left it, with `fresh`): whom a post or a ping mentions
+        (a post sent late, after they acted, notifies nobody)."""
+        if not players:
+            return []
+        awaited: set[tuple[int, int | None]]
+        if fresh is not None:
+            awaited = set(fresh.awaited)
+        else:
+            status = await self.bot.service.history.turn_status(info.id)
+            awaited = {(w.seat, w.user_id) for w in status.waiting if not w.autopilot}
+        return [
+            p.user_id for p in players if p.user_id is not None and (p.seat, p.user_id) in awaited
+        ]

@@ -25,6 +25,7 @@ from bot.texts import (
     deadline_text,
     fit,
     language_name,
+    newest_lines,
     start_lines,
     timestamp,
     who,
@@ -209,14 +210,7 @@ def log_text(entries: Sequence[LogEntry], messages: Messages = ENGLISH) -> str:
         )
         for e in entries
     ]
-    kept: list[str] = []
-    size = 0
-    for line in reversed(lines):
-        size += len(line) + 1
-        if size > POST_LIMIT:
-            break
-        kept.append(line)
-    return "\n".join(reversed(kept)) or messages.gettext("No actions yet.")
+    return newest_lines(lines) or messages.gettext("No actions yet.")
 
 
 def status_text(

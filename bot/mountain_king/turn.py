@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any, Self
+from typing import Self
 
 import discord
 from discord import app_commands
@@ -67,8 +67,7 @@ from bot.mountain_king.texts import (
 )
 from bot.service import ActionPreview, Asked, GameInfo, Owed
 from bot.service.mountain_king import MountainKingRules
-from bot.service.outbox import Fresh
-from bot.service.owed import GameOver, Ping, Player, Reply, StartPost, TurnPost
+from bot.service.owed import GameOver, Ping, Reply, StartPost, TurnPost
 from bot.service.results import GameView
 from bot.store import OwedKind
 from bot.texts import (
@@ -190,7 +189,7 @@ class TurnCommands(Feature):
         (`Owed.fresh`), nothing read again."""
         post = owed.payload
         assert isinstance(post, TurnPost)
-        mentions = mention_users(await self._still_awaited(info, post.calls, owed.fresh))
+        mentions = mention_users(await self.still_awaited(info, post.calls, owed.fresh))
         text = turn_post_text(post, game_language(info))
         if post.images == "none":
             return Outgoing(text, mentions=mentions)
@@ -224,30 +223,13 @@ class TurnCommands(Feature):
         files.append(Attachment(f"pyramid-{post.player.label}.png", made[1], player))
         return Outgoing(text, files=files, mentions=mentions)
 
-    async def _still_awaited(
-        self, info: GameInfo, players: Sequence[Player], fresh: Fresh[Any] | None = None
-    ) -> list[int]:
-        """The users of these players whom the game still awaits in the same seat (as
-        the change just stored left it, with `fresh`)."""
-        if not players:
-            return []
-        awaited: set[tuple[int, int | None]]
-        if fresh is not None:
-            awaited = set(fresh.awaited)
-        else:
-            status = await self.bot.service.history.turn_status(info.id)
-            awaited = {(w.seat, w.user_id) for w in status.waiting if not w.autopilot}
-        return [
-            p.user_id for p in players if p.user_id is not None and (p.seat, p.user_id) in awaited
-        ]
-
     async def ping(self, owed: Owed, info: GameInfo) -> Outgoing | None:
         """The player who must act now, mentioned alone, when no turn post called them
         (a seat that changed hands); nothing if they already acted or someone else
         holds the seat now."""
         ping = owed.payload
         assert isinstance(ping, Ping)
-        if not await self._still_awaited(info, [ping.player], owed.fresh):
+        if not await self.still_awaited(info, [ping.player], owed.fresh):
             return None
         return Outgoing(
             ping_text(ping, game_language(info)), mentions=mention_only(ping.player.user_id)
