@@ -13,6 +13,9 @@ FRAME_MS = 600
 LAST_MS = 4000  # the final position stays up a while before the loop starts again
 MAX_BYTES = 7_500_000  # under Discord's 8 MB upload limit for a bot without boosts
 QUALITIES = (70, 50, 35)
+# libwebp's effort (0 fastest to 6 smallest): 2 encodes a game's replay in about half the
+# CPU of 4 (1.63 -> 0.87 s for 60 boards) for files about 5% larger
+METHOD = 2
 
 
 def replay_webp(
@@ -68,6 +71,6 @@ def _encode(frames: list[Image.Image], durations: list[int], quality: int) -> by
         duration=durations,
         loop=0,
         quality=quality,
-        method=4,
+        method=METHOD,
     )
     return buf.getvalue()
