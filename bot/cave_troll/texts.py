@@ -20,7 +20,16 @@ from bot.i18n.catalogue import ENGLISH, Messages
 from bot.service.owed import GameOver, Ping, Player, StartPost, TurnPost
 from bot.service.protocol import StoryData
 from bot.service.results import LogEntry
-from bot.texts import POST_LIMIT, called_in, calling, fit, newest_lines, timestamp, who
+from bot.texts import (
+    POST_LIMIT,
+    called_in,
+    calling,
+    deadline_text,
+    fit,
+    newest_lines,
+    timestamp,
+    who,
+)
 from bot.words import listed_in
 from cave_troll.content import load_content
 from render.cave_troll.words import artifact_name, gold
@@ -101,6 +110,7 @@ def start_text(post: StartPost, messages: Messages = ENGLISH) -> str:
                 player=calling(first, m),
                 draw=_cmd("draw", m),
             )
+            + deadline_text(post.deadline, m)
         )
     return fit("\n".join(lines))
 
@@ -189,8 +199,7 @@ def turn_post_text(
         )
         if post.next_reminder is not None:
             call += " " + m.gettext("Next reminder {when}.", when=timestamp(post.next_reminder))
-        if post.deadline is not None:
-            call += " " + m.gettext("Turn clock: runs out {when}.", when=timestamp(post.deadline))
+        call += deadline_text(post.deadline, m)
     told_lines = fit("\n".join(lines), max(1, POST_LIMIT - len(call) - 1))
     return "\n".join([*([told_lines] if told_lines else []), fit(call)])
 
@@ -206,9 +215,7 @@ def ping_text(ping: Ping, flight: FlightFacts | None, messages: Messages = ENGLI
         status=_cmd("status", m),
     )
     text += " " + m.gettext("Next reminder {when}.", when=timestamp(ping.next_reminder))
-    if ping.deadline is not None:
-        text += " " + m.gettext("Turn clock: runs out {when}.", when=timestamp(ping.deadline))
-    return text
+    return text + deadline_text(ping.deadline, m)
 
 
 # --- the end -----------------------------------------------------------------------------

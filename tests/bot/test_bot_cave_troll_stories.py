@@ -14,11 +14,11 @@ import pytest
 from bot.cave_troll.alt import cave_alt, panel_alt
 from bot.cave_troll.help import HELP_TOPICS, help_text
 from bot.cave_troll.stories import in_public, story_text
-from bot.cave_troll.texts import FlightFacts, turn_post_text
+from bot.cave_troll.texts import FlightFacts, start_text, turn_post_text
 from bot.cave_troll.texts import told as told_in_post
 from bot.cave_troll.words import told
 from bot.i18n import translator_for
-from bot.service.owed import Player, TurnPost
+from bot.service.owed import Player, StartPost, TurnPost
 from bot.service.protocol import Voice
 from cave_troll import describe, view
 from cave_troll.actions import Place
@@ -132,3 +132,20 @@ def test_a_turn_post_tells_a_pieces_moves_one_after_another_as_one_walk() -> Non
     assert told_in_post(stories) == (
         "moved Blue Dwarf from SW to D3 → D4 → D7; drew Orc; moved Blue Dwarf from D7 to D5"
     )
+
+
+def test_the_start_post_calls_the_first_player_with_the_turn_clock() -> None:
+    players = (
+        Player(seat=0, label="blue", user_id=5, name="alice"),
+        Player(seat=1, label="orange", user_id=7, name="bob"),
+        Player(seat=2, label="green", user_id=9, name="carol"),
+    )
+    deadline = datetime(2026, 11, 22, 12, tzinfo=UTC)
+    post = StartPost(players=players, to_act=(1,), phase="play", deadline=deadline)
+    text = start_text(post)
+    assert "1. bob (Orange)\n2. carol (Green)\n3. alice (Blue)" in text
+    assert "In the first round the players have 1, 4, 4 actions" in text
+    assert text.endswith(f"Turn clock: runs out <t:{int(deadline.timestamp())}:R>.")
+    assert "<@7> (Orange): you play first: `/cave draw`" in text
+    polish = start_text(post, translator_for("pl"))
+    assert "`/jaskinia dobierz`" in polish and "zaczynasz" in polish
