@@ -134,7 +134,9 @@ class CaveTrollRules:
         return trial
 
     def replay(self, state: State, seat: int, action: Action) -> None:
-        engine.apply_trusted(state, seat, action)
+        # the checked path, as the Mountain King's: a stored log is read back, never
+        # trusted (the moment's check costs little; tests/rules/test_fast_path.py)
+        engine.apply(state, seat, action)
 
     def can_undo(self, state: State, seat: int, last_seat: int | None) -> bool:
         return may_undo(state, seat, last_seat)
