@@ -8,8 +8,8 @@ later draws just take the top of a pile.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
-from typing import Any, Literal
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -343,55 +343,68 @@ class State:
         )
 
     def clone(self) -> State:
-        """A deep copy (fast: it knows the shape of the state)."""
+        """A deep copy (fast: it knows the shape of the state, and `_copy` copies its
+        small dataclasses without `dataclasses.replace`'s checks)."""
         return State(
             config=self.config,
             seed=self.seed,
             phase=self.phase,
             players=[
-                replace(
+                _copy(
                     p,
-                    pyramid={k: Troll(t.card, list(t.held)) for k, t in p.pyramid.items()},
+                    pyramid={k: _copy(t, held=list(t.held)) for k, t in p.pyramid.items()},
                     draft_deck=list(p.draft_deck),
                     draft_hand=list(p.draft_hand),
                 )
                 for p in self.players
             ],
             accounts=[
-                Account(
+                _copy(
+                    a,
                     storage=dict(a.storage),
                     pedestals=dict(a.pedestals),
-                    tokens=[replace(t) for t in a.tokens],
+                    tokens=[_copy(t) for t in a.tokens],
                     coronation=list(a.coronation),
-                    tunnel_honor=a.tunnel_honor,
-                    spell_honor=a.spell_honor,
                 )
                 for a in self.accounts
             ],
-            horde=[
-                [HordeSlot(h.card, list(h.bribes), h.pedestal) for h in row] for row in self.horde
-            ],
+            horde=[[_copy(h, bribes=list(h.bribes)) for h in row] for row in self.horde],
             decks=[list(d) for d in self.decks],
             bag=list(self.bag),
-            spellbook=[replace(s) for s in self.spellbook],
+            spellbook=[_copy(s) for s in self.spellbook],
             spell_deck=list(self.spell_deck),
             workshop_supply=list(self.workshop_supply),
             coronation_left=list(self.coronation_left),
             pedestal_track=dict(self.pedestal_track),
             tunnels_left=dict(self.tunnels_left),
             halls_left=list(self.halls_left),
+            # a new Board: what is worked out from the board (its networks, whose pieces
+            # are the original's) is kept in the board's __dict__ and not copied
             board=Board(
-                pieces=[replace(p, cells=list(p.cells)) for p in self.board.pieces],
+                pieces=[_copy(p, cells=list(p.cells)) for p in self.board.pieces],
                 statues=dict(self.board.statues),
                 workshops=dict(self.board.workshops),
                 next_id=self.board.next_id,
                 lost_pedestals=self.board.lost_pedestals,
             ),
-            turn=None if self.turn is None else replace(self.turn, flags=list(self.turn.flags)),
+            turn=None if self.turn is None else _copy(self.turn, flags=list(self.turn.flags)),
             gate_seat=self.gate_seat,
             final_turns=self.final_turns,
             n_actions=self.n_actions,
         )
+
+
+_D = TypeVar("_D")
+
+
+def _copy(obj: _D, **changes: Any) -> _D:
+    """A shallow copy of one of the state's dataclasses (plain ones: no slots, no
+    `__post_init__`) with `changes` set: `dataclasses.replace` without its checks and
+    its call of `__init__`."""
+    new: Any = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return cast(_D, new)
 
 
 # the values a state holds besides its dataclasses, lists and dicts: kept as they are
