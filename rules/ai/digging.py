@@ -173,6 +173,7 @@ class DigTable:
         track = state.pedestal_track
         # on the last turn (blend 0) nothing is dug towards later
         prospects = statue_prospects(state, seat, buried_statues, hz) if blend else []
+        steps = prospect_steps(prospects)
 
         for shape, variant, offs, hits in tunnels.placement_hits(state, seat):
             mark = variant.mark
@@ -206,7 +207,7 @@ class DigTable:
                 best_plain = max((v for _, _, v in found), default=0)
                 base += best_plain + MOBILITY * len(found) * blend
                 if prospects:
-                    base += PULL * blend * prospect_gain(prospects, mask, spread & ~mask)
+                    base += PULL * blend * steps_gain(steps, mask, spread & ~mask)
                 gained: tuple[Resource, ...] = ()
                 if mask & br_mask:
                     gained = tuple(buried_res[b] for b in buried_res if (mask >> b) & 1)
@@ -432,15 +433,40 @@ def prospect_gain(prospects: list[Prospect], mask: int, frontier: int) -> float:
     prospects: statues brought nearer gain; a statue it unearths leaves them, its
     honour counted as found, so one we were sure to win anyway is worth less now
     than one a rival could take first."""
+    return steps_gain(prospect_steps(prospects), mask, frontier)
+
+
+# per prospect: its cell's bit, its worth, and for each distance d nearer than its
+# reach, the free cells at most d cells from it and what a network that near adds
+Steps = list[tuple[int, float, tuple[tuple[int, float], ...]]]
+
+
+def prospect_steps(prospects: list[Prospect]) -> Steps:
+    """The prospects as `steps_gain` reads them, worked out once per decision (the
+    gains per distance are the same for every placement)."""
+    return [
+        (
+            p.bit,
+            p.worth,
+            tuple(
+                (p.within[d], prospect_worth(p.value, d, p.rival, p.horizon) - p.worth)
+                for d in range(min(p.reach, len(p.within)))
+            ),
+        )
+        for p in prospects
+    ]
+
+
+def steps_gain(steps: Steps, mask: int, frontier: int) -> float:
+    """`prospect_gain` from the prospects' `prospect_steps`."""
     gain = 0.0
-    for p in prospects:
-        if (mask >> p.bit) & 1:
-            gain -= p.worth
+    for bit, worth, nearer in steps:
+        if (mask >> bit) & 1:
+            gain -= worth
             continue
-        within = p.within
-        for d in range(min(p.reach, len(within))):
-            if frontier & within[d]:
-                gain += prospect_worth(p.value, d, p.rival, p.horizon) - p.worth
+        for cells, more in nearer:
+            if frontier & cells:
+                gain += more
                 break
     return gain
 
