@@ -456,13 +456,13 @@ def dig_choices(state: State, seat: int, *, by_spell: bool = False) -> Iterator[
     placements a dig spell may take (any time it may be cast: see `spell_casts`)."""
     if not by_spell and not steps.allows(state, seat, "dig"):
         return
-    if not tunnels.has_minerals_for_a_tunnel(state, seat):
-        return
     counts = owned_counts(state, seat)
-    for p in tunnels.placements(state, seat):
+    if not tunnels.has_minerals_for_a_tunnel(state, seat, counts):
+        return
+    # the placements with an affordable mineral, made without the others
+    for p in tunnels.PayablePlacements(state, seat, counts):
         minerals = tunnels.affordable(state, seat, p, counts)
-        if minerals:
-            yield DigChoice(p, tuple(minerals), dig_hammers(state, p))
+        yield DigChoice(p, tuple(minerals), dig_hammers(state, p))
 
 
 def dig_hammers(state: State, p: tunnels.Placement) -> int:

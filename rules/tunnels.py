@@ -494,7 +494,8 @@ def dig_actions(state: State, seat: int) -> Iterator[Dig]:
     counts = owned_counts(state, seat)
     if not has_minerals_for_a_tunnel(state, seat, counts):
         return
-    for p in placements(state, seat):
+    # the placements it can pay for (those with no affordable mineral have no dig)
+    for p in PayablePlacements(state, seat, counts):
         yield from dig_options_at(state, seat, p, counts)
 
 
