@@ -106,6 +106,21 @@ def recruit_choices(
     clans = [c.value for c in STATUE_CLANS]
     any_kind = FLAG_ANY_BRIBES in flags
     pool = available_tokens(state, seat) if any_kind else []
+    # per open slot: what recruiting there reactivates below it (its cascade) and how
+    # often it will activate later, the same whichever troll is recruited
+    cascades: list[tuple[str, list[Resource], int, int]] = []
+    for ps in slots:
+        freed: list[Resource] = []
+        freed_carts = 0
+        for s in cascade_slots(ps)[1:]:
+            troll = player.pyramid[s]
+            produce = content.trolls[troll.card].produce
+            for (res, _), held in zip(produce, troll.held, strict=True):
+                if not held:
+                    freed.append(res)
+                    freed_carts += res == Resource.CART
+        later = future_activations(filled | {ps}, ps, hz.future_recruits - 1)
+        cascades.append((ps, freed, freed_carts, later))
     for hs in ALL_HORDE_SLOTS:
         source = slot_at(state, hs)
         if source.card is None:
@@ -129,18 +144,12 @@ def recruit_choices(
                 i = clans.index(clan)
                 ped_options.append((Clan(clan), bump(pedestals, i, 1)))
         flow = troll_flow(source.card)
-        for ps in slots:
-            gains = [res for res, _ in card.produce]
-            carts = sum(1 for r in gains if r == Resource.CART)
-            for s in cascade_slots(ps)[1:]:
-                troll = player.pyramid[s]
-                produce = content.trolls[troll.card].produce
-                for (res, _), held in zip(produce, troll.held, strict=True):
-                    if not held:
-                        gains.append(res)
-                        carts += res == Resource.CART
+        produced = [res for res, _ in card.produce]
+        produced_carts = sum(1 for r in produced if r == Resource.CART)
+        for ps, freed, freed_carts, later in cascades:
+            gains = produced + freed
+            carts = produced_carts + freed_carts
             after = add(base_counts, gains)
-            later = future_activations(filled | {ps}, ps, hz.future_recruits - 1)
             future = flow * later * FUTURE_WEIGHT * hz.blend
             for ped, peds in ped_options:
                 value = valuer.value(after, peds) + future + crown
