@@ -232,7 +232,8 @@ def done_text(
         text = m.gettext("Undone: your last action (you {did}) is taken back.", did=did)
     else:
         text = m.gettext("Done: you {did}.", did=did)
-        if reply.turn_ended and not reply.game_over and reply.notation != "end":
+        ended = reply.turn_ended and not reply.decision  # a flight's answer ends no turn
+        if ended and not reply.game_over and reply.notation != "end":
             text += " " + m.gettext("Your turn is over.")
     if post_pending:
         text += " " + m.gettext("The public post will follow as soon as Discord accepts it.")

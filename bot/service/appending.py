@@ -139,6 +139,7 @@ async def append(
         story=commit.story,
         told=commit.told or commit.story,
         rules=rules.name,
+        decision=deciding is not None or rules.decision_seconds(commit.before) is not None,
     )
     turn = await stories.retold(store, rules, loaded.game, loaded.config, turn)
     owed = owed_after(

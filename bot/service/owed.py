@@ -126,6 +126,8 @@ class Reply(_Payload):
     # the bot process whose command answers the player itself (`bot.service.duties`);
     # until the answer is due, no other process sends it unless that one is gone
     answered_by: str | None = None
+    # a decision out of turn begun or answered (`ActResult.decision`)
+    decision: bool = False
 
 
 SeatChange = Literal[

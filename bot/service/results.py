@@ -118,6 +118,9 @@ class ActResult:
     told: StoryData = ""
     # the game's rules' name (its face tells the story); "" in answers stored before
     rules: str = ""
+    # the action began or answered a decision out of turn (a Troll flight): no turn of
+    # the player's ended with it, even if they are no longer awaited
+    decision: bool = False
     # the owed private answer to the interaction, if the caller gave its token
     reply_id: int | None = None
     repeated: bool = False

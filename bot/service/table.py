@@ -149,6 +149,7 @@ def owed_after(
                 turn_ended=result.turn_ended,
                 game_over=result.game_over,
                 undone=result.undone,
+                decision=result.decision,
                 language=reply_to.language,
                 answered_by=reply_to.answered_by,
             )

@@ -11,12 +11,14 @@ from pathlib import Path
 
 import pytest
 from ct_service_helpers import cave_game, cave_service, play_by_ai, state_of
-from service_helpers import USERS, FakeClock, open_service
+from service_helpers import USERS, FakeClock, open_service, user_of
 
+from bot.cave_troll.stories import story_text
 from bot.maintenance import check_database
 from bot.service.cave_troll import CAVE_TROLL
 from bot.service.owed import SeatNews, TurnPost
-from cave_troll import default_answer
+from bot.texts import done_text
+from cave_troll import State, default_answer
 
 
 async def test_an_unanswered_flight_is_reminded_halfway_then_answered_by_default(
@@ -95,3 +97,39 @@ async def test_the_host_tools_check_a_database_holding_both_games(tmp_path: Path
     assert await check_database(path, out) == 0, out.getvalue()
     assert out.getvalue().splitlines() == ["2 games checked: 0 broken."]
     assert {cave.rules, mountain.rules} == {"cave-troll", "mountain-king"}
+
+
+async def test_placing_the_troll_and_answering_a_flight_end_no_turn_in_the_answer(
+    tmp_path: Path,
+) -> None:
+    """The placer's turn goes on after the flight, and an answer is no turn of the one
+    who gives it: neither private answer says "Your turn is over"."""
+
+    def flight_next(state: State) -> bool:
+        seat = CAVE_TROLL.to_act(state)[0]
+        return any(
+            CAVE_TROLL.play(state, seat, a).flight is not None
+            for a in CAVE_TROLL.legal_actions(state, seat)
+            if CAVE_TROLL.notation(a).startswith("place")
+        )
+
+    async with cave_service(tmp_path / "games.db") as service:
+        info = await cave_game(service)
+        before = await play_by_ai(service, info, flight_next)
+        placer = CAVE_TROLL.to_act(before)[0]
+        place = next(
+            a
+            for a in CAVE_TROLL.legal_actions(before, placer)
+            if CAVE_TROLL.notation(a).startswith("place")
+            and CAVE_TROLL.play(before, placer, a).flight is not None
+        )
+        placed = await service.act(info.id, user_of(info, placer), CAVE_TROLL.notation(place))
+        assert placed.decision and placed.turn_ended  # no longer awaited: the flight is
+        assert "Your turn is over" not in done_text(placed, story_text)
+        # the first answer, by a player whose turn it is not
+        after, _ = await state_of(service, info.id)
+        seat = CAVE_TROLL.to_act(after)[0]
+        answer = default_answer(after)[0]
+        answered = await service.act(info.id, user_of(info, seat), CAVE_TROLL.notation(answer))
+        assert answered.decision
+        assert "Your turn is over" not in done_text(answered, story_text)
