@@ -145,3 +145,5 @@ async def test_a_whole_game_of_cave_troll_through_discord(
                 for k, img in enumerate(await pngs(message)):
                     img.save(out / f"{stem}-{k}.png")
         assert visible_count(env, thread) == len(history_from(env, thread, 0))
+        # the restarted bot's store is this test's to close (the fixture closes its own)
+        await bot.service.store.close()
