@@ -26,6 +26,7 @@ from bot.features.community import CommunityCommands
 from bot.features.games import GamesCommands
 from bot.features.lobby import CHANNEL_PERMISSIONS, LobbyCommands
 from bot.features.rematch import RematchCommands
+from bot.features.replies import Replies
 from bot.i18n.catalogue import N_
 from bot.mountain_king import FACE as MOUNTAIN_KING
 from bot.mountain_king import FEATURES as GAME_FEATURES
@@ -56,6 +57,7 @@ FEATURES: tuple[FeatureMaker, ...] = (
     AdminCommands,
     AwayCommands,
     CommunityCommands,
+    Replies,
 )
 
 

@@ -39,7 +39,6 @@ from bot.cave_troll.choices import (
     Where,
 )
 from bot.cave_troll.seated import cave_game
-from bot.cave_troll.stories import story_text
 from bot.cave_troll.texts import (
     GROUP,
     FlightFacts,
@@ -52,13 +51,12 @@ from bot.client import MountainBot, game_language
 from bot.courier import Attachment, Maker, Outgoing
 from bot.features.base import Feature
 from bot.features.rematch import rematch_view
-from bot.i18n.catalogue import translator_for
 from bot.service import Asked, GameInfo, Owed
 from bot.service.cave_troll import CaveTrollRules
-from bot.service.owed import GameOver, Ping, Reply, StartPost, TurnPost
+from bot.service.owed import GameOver, Ping, StartPost, TurnPost
 from bot.service.results import GameView
 from bot.store import OwedKind
-from bot.texts import NO_MENTIONS, called_in, done_text, mention_only, mention_users
+from bot.texts import called_in, mention_only, mention_users
 from cave_troll import asked
 from cave_troll.actions import Action
 from cave_troll.view import CaveView
@@ -113,7 +111,6 @@ class TurnCommands(Feature):
             "turn": self.turn_post,
             "ping": self.ping,
             "over": self.game_over,
-            "reply": self.reply,
         }
 
     async def start_post(self, owed: Owed, info: GameInfo) -> Outgoing | None:
@@ -178,17 +175,6 @@ class TurnCommands(Feature):
         ]
         text = game_over_text(over, got.outcome, called, record_name, m)
         return Outgoing(text, files=files, view=rematch_view(info, m))
-
-    async def reply(self, owed: Owed, info: GameInfo) -> Outgoing | None:
-        """The private answer the command that acted could not give (its process
-        stopped)."""
-        reply = owed.payload
-        assert isinstance(reply, Reply)
-        return Outgoing(
-            done_text(reply, story_text, messages=translator_for(reply.language)),
-            mentions=NO_MENTIONS,
-            followup=(reply.application_id, reply.token),
-        )
 
     # --- the commands ------------------------------------------------------------------
 

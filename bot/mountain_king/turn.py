@@ -24,7 +24,7 @@ from bot.client import MountainBot, game_language, reader
 from bot.courier import Attachment, Maker, Outgoing
 from bot.features.base import Feature
 from bot.features.rematch import rematch_view
-from bot.i18n.catalogue import ENGLISH, N_, Messages, translator_for
+from bot.i18n.catalogue import ENGLISH, N_, Messages
 from bot.mountain_king.alt import (
     board_alt,
     preview_alt,
@@ -55,7 +55,6 @@ from bot.mountain_king.choices import (
 )
 from bot.mountain_king.ending import summary_text
 from bot.mountain_king.refusals import refusal_clause
-from bot.mountain_king.stories import story_text
 from bot.mountain_king.texts import (
     CANCELLED,
     dig_question,
@@ -67,13 +66,11 @@ from bot.mountain_king.texts import (
 )
 from bot.service import ActionPreview, Asked, GameInfo, Owed
 from bot.service.mountain_king import MountainKingRules
-from bot.service.owed import GameOver, Ping, Reply, StartPost, TurnPost
+from bot.service.owed import GameOver, Ping, StartPost, TurnPost
 from bot.service.results import GameView
 from bot.store import OwedKind
 from bot.texts import (
-    NO_MENTIONS,
     called_in,
-    done_text,
     mention_only,
     mention_users,
     who,
@@ -167,7 +164,6 @@ class TurnCommands(Feature):
             "turn": self.turn_post,
             "ping": self.ping,
             "over": self.game_over,
-            "reply": self.reply,
         }
 
     async def start_post(self, owed: Owed, info: GameInfo) -> Outgoing | None:
@@ -262,18 +258,6 @@ class TurnCommands(Feature):
         summary = summary_text(entries, [v for v, _ in frames], view.outcome, info.seats, m)
         text = f"{game_over_text(over, record_name, m)}\n{summary}"
         return Outgoing(text, files=files, view=rematch_view(info, m))
-
-    async def reply(self, owed: Owed, info: GameInfo) -> Outgoing | None:
-        """The private answer the command that acted could not give (its process
-        stopped): sent with the interaction's token while Discord accepts it."""
-        reply = owed.payload
-        assert isinstance(reply, Reply)
-        # in the language the player used when they acted (stored with the answer)
-        return Outgoing(
-            done_text(reply, story_text, messages=translator_for(reply.language)),
-            mentions=NO_MENTIONS,
-            followup=(reply.application_id, reply.token),
-        )
 
     @app_commands.command(
         name="act", description="Any action, in notation (autocomplete lists the legal ones)"
