@@ -37,7 +37,7 @@ from bot.texts import NO_MENTIONS, POST_LIMIT, done_text
 log = logging.getLogger(__name__)
 
 GROUP = "mk"
-GROUP_DESCRIPTION = "Play In the Hall of the Mountain King"
+GROUP_DESCRIPTION = "Play In the Hall of the Mountain King; open, join and manage any game here"
 NOT_IN_THREAD = N_("Use this command in a game's thread (start one with `/mk new`).")
 OTHER_GAME = N_("Game #{game} is a game of {title}: its commands are under `/{group}`.")
 
