@@ -145,10 +145,6 @@ def places(asking: Asking, m: Messages) -> Iterator[tuple[str, str]]:
     return _places((a.at for a in asking.actions(Place) if isinstance(a, Place)), m)
 
 
-def movers(asking: Asking, m: Messages) -> Iterator[tuple[str, str]]:
-    return _refs((a.piece for a in asking.actions(Move) if isinstance(a, Move)), asking, m)
-
-
 def move_paths(asking: Asking, m: Messages) -> Iterator[tuple[str, str]]:
     paths = (
         ">".join(a.path)
@@ -156,49 +152,6 @@ def move_paths(asking: Asking, m: Messages) -> Iterator[tuple[str, str]]:
         if isinstance(a, Move) and _typed(asking, "piece", a.piece)
     )
     return _places(paths, m)
-
-
-def push_targets(asking: Asking, m: Messages) -> Iterator[tuple[str, str]]:
-    return _refs((a.target for a in asking.actions(Push) if isinstance(a, Push)), asking, m)
-
-
-def push_places(asking: Asking, m: Messages) -> Iterator[tuple[str, str]]:
-    to = (
-        a.to
-        for a in asking.actions(Push)
-        if isinstance(a, Push) and _typed(asking, "target", a.target)
-    )
-    return _places(to, m)
-
-
-def kill_targets(asking: Asking, m: Messages) -> Iterator[tuple[str, str]]:
-    return _refs((a.target for a in asking.actions(Kill) if isinstance(a, Kill)), asking, m)
-
-
-def senders(asking: Asking, m: Messages) -> Iterator[tuple[str, str]]:
-    return _refs((a.piece for a in asking.actions(Send) if isinstance(a, Send)), asking, m)
-
-
-def send_places(asking: Asking, m: Messages) -> Iterator[tuple[str, str]]:
-    to = (
-        a.to
-        for a in asking.actions(Send)
-        if isinstance(a, Send) and _typed(asking, "piece", a.piece)
-    )
-    return _places(to, m)
-
-
-def fleeing(asking: Asking, m: Messages) -> Iterator[tuple[str, str]]:
-    return _refs((a.piece for a in asking.actions(Flee) if isinstance(a, Flee)), asking, m)
-
-
-def flee_places(asking: Asking, m: Messages) -> Iterator[tuple[str, str]]:
-    to = (
-        a.to
-        for a in asking.actions(Flee)
-        if isinstance(a, Flee) and _typed(asking, "piece", a.piece)
-    )
-    return _places(to, m)
 
 
 PLAYS = (PlayHelm, PlayChalice, PlayEldarra, PlayWand, PlayCloak, PlaySword)
@@ -232,6 +185,36 @@ def helm_paths(asking: Asking, m: Messages) -> Iterator[tuple[str, str]]:
         if isinstance(action, PlayHelm) and _typed(asking, "target", action.target):
             path = ">".join(action.path)
             yield path, path
+
+
+def pieces_of(kind: type[Action], field: str) -> Source:
+    """The pieces `kind`'s legal actions name in `field`, labelled."""
+
+    def source(asking: Asking, m: Messages) -> Iterator[tuple[str, str]]:
+        return _refs((getattr(a, field) for a in asking.actions(kind)), asking, m)
+
+    return source
+
+
+def destinations_of(kind: type[Push | Send | Flee], piece: str) -> Source:
+    """Where `kind`'s legal actions take the piece typed in its `piece` option."""
+
+    def source(asking: Asking, m: Messages) -> Iterator[tuple[str, str]]:
+        to = (
+            a.to
+            for a in asking.actions(kind)
+            if isinstance(a, Push | Send | Flee) and _typed(asking, piece, getattr(a, piece))
+        )
+        return _places(to, m)
+
+    return source
+
+
+movers = pieces_of(Move, "piece")
+push_targets, push_places = pieces_of(Push, "target"), destinations_of(Push, "target")
+kill_targets = pieces_of(Kill, "target")
+senders, send_places = pieces_of(Send, "piece"), destinations_of(Send, "piece")
+fleeing, flee_places = pieces_of(Flee, "piece"), destinations_of(Flee, "piece")
 
 
 # --- option types (annotations of the commands' parameters) -----------------------------
