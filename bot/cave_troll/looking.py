@@ -16,7 +16,7 @@ from discord import app_commands
 
 from bot.cave_troll.alt import cave_alt, panel_alt
 from bot.cave_troll.help import HELP_TOPICS, help_text
-from bot.cave_troll.seated import cave_game, seated
+from bot.cave_troll.seated import seated
 from bot.cave_troll.texts import GROUP, log_text, status_text
 from bot.cave_troll.turn import names_of
 from bot.client import MountainBot, game_language, reader
@@ -51,7 +51,7 @@ class LookingCommands(Feature):
         self, interaction: discord.Interaction[MountainBot], share: bool = False
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        game = await cave_game(self.bot, interaction)
+        game = await self.bot.game(interaction)
         viewer = None if share else interaction.user.id
         got: GameView[CaveView] = await self.bot.service.view(game.id, viewer)
         if got.state is None:
@@ -98,7 +98,7 @@ class LookingCommands(Feature):
     @app_commands.command(name="log", description="The game's last actions, with their notation")
     async def log(self, interaction: discord.Interaction[MountainBot]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        game = await cave_game(self.bot, interaction)
+        game = await self.bot.game(interaction)
         entries = await self.bot.service.history.log(game.id, interaction.user.id)
         await interaction.followup.send(
             log_text(entries, reader(interaction)), ephemeral=True, allowed_mentions=NO_MENTIONS

@@ -7,21 +7,10 @@ import discord
 from bot.client import MountainBot
 from bot.i18n.catalogue import N_
 from bot.service import GameInfo, NotInGameError, ServiceError
-from bot.service.cave_troll import CaveTrollRules
 from bot.texts import NOT_STARTED
 from cave_troll.state import State
 
-GAME = CaveTrollRules.name
 NOT_THIS_GAME = N_("This thread's game is not Cave Troll: its commands are under `/mk`.")
-
-
-async def cave_game(bot: MountainBot, interaction: discord.Interaction[MountainBot]) -> GameInfo:
-    """The game here, refused unless it is a game of Cave Troll (the other game's
-    thread is told where its commands are)."""
-    game = await bot.game(interaction)
-    if game.rules != GAME:
-        raise ServiceError(NOT_THIS_GAME)
-    return game
 
 
 async def seated(
@@ -29,7 +18,8 @@ async def seated(
 ) -> tuple[GameInfo, State, int]:
     """The game here, its state and the user's seat (refused without a seat, before the
     game starts, or in a game of another game's rules)."""
-    game = await cave_game(bot, interaction)
+    # the table refuses a Cave Troll command in another game's thread (`bot.game`)
+    game = await bot.game(interaction)
     seat = game.seat_of(interaction.user.id)
     if seat is None:
         raise NotInGameError()

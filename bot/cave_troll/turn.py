@@ -38,7 +38,6 @@ from bot.cave_troll.choices import (
     SendPlace,
     Where,
 )
-from bot.cave_troll.seated import cave_game
 from bot.cave_troll.texts import (
     GROUP,
     FlightFacts,
@@ -68,7 +67,7 @@ async def play(interaction: discord.Interaction[MountainBot], action: str | Aske
     (privately). `action`: in notation (`act`), or as a command's options ask for it."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     bot = interaction.client
-    game = await cave_game(bot, interaction)
+    game = await bot.game(interaction)
     result, delivery = await bot.act(interaction, game.id, action)
     await bot.answer(interaction, result, delivery)
 
@@ -261,7 +260,7 @@ class TurnCommands(Feature):
     @app_commands.command(name="undo", description="Take back your last action this turn")
     async def undo(self, interaction: discord.Interaction[MountainBot]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        game = await cave_game(self.bot, interaction)
+        game = await self.bot.game(interaction)
         result, delivery = await self.bot.undo(interaction, game.id)
         await self.bot.answer(interaction, result, delivery)
 
