@@ -157,8 +157,18 @@ def board_image(
     if preview is not None:
         _draw_preview(img, d, preview)
     if focus or crop:
-        img = _crop(img, side, preview.cells if preview is not None else highlight)
+        img = close_up(img, view, highlight, preview)
     return img
+
+
+def close_up(
+    img: Image.Image, view: View, highlight: Iterable[str], preview: Preview | None
+) -> Image.Image:
+    """The focus crop of a whole board `img` drawn from `view` (`board_image` without
+    focus): around the preview's cells, or else the highlighted ones. A new image: the
+    whole board is left as it is (render.cache crops the board it drew for the turn's
+    whole-board image)."""
+    return _crop(img, _side(view), preview.cells if preview is not None else tuple(highlight))
 
 
 def _crop(img: Image.Image, side: str, cells: Iterable[str]) -> Image.Image:

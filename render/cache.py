@@ -18,6 +18,12 @@ It is bounded by the bytes it holds (`CACHE_BYTES`, about 400 boards) and by ent
 (`MAX_ENTRIES`); the least recently used image goes first. While texts are being
 recorded (`render.draw.recording`, the language tests) nothing is taken from or put in
 the cache: every image is drawn, so every text is seen.
+
+A turn post shows the whole board and its close-up (`focus=True`) of the same view,
+cells and names, asked for at the same time from two worker threads: the close-up is a
+crop of the whole board (`render.board.close_up`), so both are made from one drawing
+(`BOARDS`, a few drawn boards, each drawn by the first thread to ask while the other
+waits for it). The bytes are those of `render.board.board_png` either way.
 """
 
 from __future__ import annotations
@@ -29,11 +35,16 @@ import io
 import pickle
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any, ParamSpec
+
+from PIL import Image
 
 from render import board, market, pyramid, replay, scoresheet
 from render.draw import _drawn as _recorded
+from render.draw import png_bytes
+from render.words import ENGLISH, Translator
+from rules.view import View
 
 CACHE_BYTES = 32 * 1024 * 1024  # about 400 boards of 70-85 KiB, or 60 replays
 MAX_ENTRIES = 1024
@@ -142,7 +153,103 @@ def drawn_once(draw: Callable[P, bytes]) -> Callable[P, bytes]:
     return cached
 
 
-board_png = drawn_once(board.board_png)
+class _Drawing:
+    """One board being drawn, or drawn: whoever asks for it meanwhile waits."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.image: Image.Image | None = None  # None once done: the drawing failed
+
+
+class DrawnBoards:
+    """The last `keep` boards drawn, as images (about 3.5 MB each), so that a board's
+    close-up is cropped from the whole board drawn for the same turn post instead of
+    drawn again. A board asked for while another thread draws it is waited for, not
+    drawn twice. The images are shared: callers crop or encode them, never draw on
+    them."""
+
+    def __init__(self, keep: int = 4) -> None:
+        self.keep = keep
+        self._items: OrderedDict[Hashable, _Drawing] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key: Hashable, draw: Callable[[], Image.Image]) -> Image.Image:
+        with self._lock:
+            drawing = self._items.get(key)
+            mine = drawing is None
+            if drawing is None:
+                drawing = self._items[key] = _Drawing()
+                self.misses += 1
+                while len(self._items) > self.keep:
+                    self._items.popitem(last=False)
+            else:
+                self._items.move_to_end(key)
+                self.hits += 1
+        if not mine:
+            drawing.done.wait()
+            return drawing.image if drawing.image is not None else draw()
+        try:
+            drawing.image = draw()
+        except BaseException:
+            with self._lock:
+                if self._items.get(key) is drawing:
+                    del self._items[key]
+            raise
+        finally:
+            drawing.done.set()
+        return drawing.image
+
+
+BOARDS = DrawnBoards()
+
+
+@functools.wraps(board.board_png)
+def _board_png(
+    view: View,
+    *,
+    highlight: Iterable[str] = (),
+    preview: board.Preview | None = None,
+    focus: bool = False,
+    crop: bool = False,
+    names: Mapping[int, str] | None = None,
+    messages: Translator = ENGLISH,
+) -> bytes:
+    """`render.board.board_png`, the whole board and its close-up made from one
+    drawing (`BOARDS`); drawn alone while texts are recorded, or when the view or the
+    language cannot be a key."""
+    highlight = tuple(highlight)
+    found = None if _recorded.get() is not None else digest((view, highlight, preview, names))
+    try:
+        key = (found, messages)
+        hash(key)
+    except TypeError:
+        found = None
+    if found is None:
+        return board.board_png(
+            view,
+            highlight=highlight,
+            preview=preview,
+            focus=focus or crop,
+            names=names,
+            messages=messages,
+        )
+    whole = BOARDS.get(
+        key,
+        lambda: board.board_image(
+            view, highlight=highlight, preview=preview, names=names, messages=messages
+        ),
+    )
+    if focus or crop:
+        return png_bytes(board.close_up(whole, view, highlight, preview))
+    return png_bytes(whole)
+
+
+board_png = drawn_once(_board_png)
 pyramid_png = drawn_once(pyramid.pyramid_png)
 market_png = drawn_once(market.market_png)
 score_png = drawn_once(scoresheet.score_png)

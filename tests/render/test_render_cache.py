@@ -6,14 +6,18 @@ texts are recorded every image is drawn."""
 from __future__ import annotations
 
 import copy
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 
 import pytest
+from PIL import Image
 
 import render
+from render import board
 from render import cache as image_cache
 from render.board import board_png as draw_board
-from render.cache import ImageCache
+from render.cache import DrawnBoards, ImageCache
 from render.draw import recording
 from render.pyramid import pyramid_png as draw_pyramid
 from render.replay import replay_webp as draw_replay
@@ -137,6 +141,54 @@ def test_a_replay_of_the_same_boards_is_encoded_once(images: ImageCache) -> None
     assert render.replay_webp(boards[:2]) != replay
     assert render.replay_webp(boards, frame_ms=300) != replay
     assert images.misses == len(boards) + 3
+
+
+def test_a_board_and_its_close_up_are_drawn_once(
+    images: ImageCache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pos = _positions()[1]
+    drawn = DrawnBoards()
+    monkeypatch.setattr(image_cache, "BOARDS", drawn)
+    whole = render.board_png(pos.view, highlight=pos.highlight, names=NAMES)
+    close = render.board_png(pos.view, highlight=pos.highlight, focus=True, names=NAMES)
+    assert (drawn.hits, drawn.misses) == (1, 1)
+    assert whole == draw_board(pos.view, highlight=pos.highlight, names=NAMES)
+    assert close == draw_board(pos.view, highlight=pos.highlight, focus=True, names=NAMES)
+    assert close != whole
+    # a turn post asks for both at once, from two threads: the second waits for the
+    # first one's drawing
+    monkeypatch.setattr(image_cache, "IMAGES", ImageCache())
+    monkeypatch.setattr(image_cache, "BOARDS", DrawnBoards())
+    started, draws = threading.Barrier(2), []
+    real = board.board_image
+
+    def counted(*args: object, **kwargs: object) -> object:
+        draws.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(board, "board_image", counted)
+
+    def ask(focus: bool) -> bytes:
+        started.wait()
+        return render.board_png(pos.view, highlight=pos.highlight, focus=focus, names=NAMES)
+
+    with ThreadPoolExecutor(2) as pool:
+        both = list(pool.map(ask, (False, True)))
+    assert both == [whole, close] and len(draws) == 1
+
+
+def test_a_board_keeps_few_drawings() -> None:
+    kept = DrawnBoards(keep=2)
+    made = [kept.get(key, lambda: Image.new("RGB", (1, 1))) for key in "abc"]
+    assert len(kept) == 2 and kept.get("c", lambda: pytest.fail("c is held")) is made[2]
+    assert kept.get("a", lambda: made[1]) is made[1]  # a went first: drawn again
+
+    def failing() -> Image.Image:
+        raise RuntimeError("no board")
+
+    with pytest.raises(RuntimeError):
+        kept.get("d", failing)
+    assert kept.get("d", lambda: made[0]) is made[0]  # a failed drawing is not kept
 
 
 def test_an_unhashable_language_is_drawn_every_time(images: ImageCache) -> None:
