@@ -10,6 +10,11 @@ from rules.mountain import geo, networks
 from rules.pyramid import below
 from rules.state import State
 
+# a playout checks every state it passes (tens of thousands in the suite): what these
+# checks look up is worked out once
+SLOT_SET = frozenset(PYRAMID_SLOTS)
+BELOW = {slot: below(slot) for slot in PYRAMID_SLOTS}
+
 MODES = {
     "2p-winter": {"players": 2, "side": "winter"},
     "2p-autumn": {"players": 2, "side": "autumn"},
@@ -30,11 +35,11 @@ def check_invariants(state: State) -> None:
     for player in state.players:
         pyramid = player.pyramid
         assert len(pyramid) <= pieces.pyramid_size
-        assert set(pyramid) <= set(PYRAMID_SLOTS)
+        assert pyramid.keys() <= SLOT_SET
         for slot, troll in pyramid.items():
-            assert all(b in pyramid for b in below(slot)), f"{slot} floats in the air"
-            assert len(troll.held) == len(content.trolls[troll.card].produce)
+            assert all(b in pyramid for b in BELOW[slot]), f"{slot} floats in the air"
             card = content.trolls[troll.card]
+            assert len(troll.held) == len(card.produce)
             if card.starting:
                 assert card.colour == player.colour
             else:
@@ -89,11 +94,12 @@ def check_board(state: State) -> None:
         seen |= mask
     # networks of players who are not partners never touch along an edge
     for a, mask_a in nets.own.items():
+        around_a = g.spread(mask_a)
         for b, mask_b in nets.own.items():
             pa, pb = state.players[a], state.players[b]
             partners = pa.team is not None and pa.team == pb.team
             if a != b and not partners:
-                assert not g.spread(mask_a) & mask_b, f"{pa.colour} touches {pb.colour}"
+                assert not around_a & mask_b, f"{pa.colour} touches {pb.colour}"
     # statues are never lost or duplicated, and stand on the mountain
     spots = content.board(state.config.board_side).statue_spots
     assert len(state.board.statues) == min(len(spots), 3 * content.pieces.statues_per_clan)
