@@ -13,8 +13,8 @@ spell or a workshop use.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections import Counter, OrderedDict
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from rules import tunnels
@@ -100,6 +100,9 @@ class _Group:
 
 
 class DigTable:
+    """Every legal placement for a seat with its board value (`dig_table` keeps the
+    tables of the last few positions: most decisions of a turn see the same board)."""
+
     def __init__(self, state: State, seat: int, hz: Horizon, ob: OwnBoard) -> None:
         self.spots: list[Spot] = []
         self._build(state, seat, hz, ob)
@@ -341,6 +344,53 @@ class DigTable:
                         if value > best:
                             best = value
         return best
+
+
+# the tables of the last positions asked about, by everything a table reads
+TABLE_CACHE_SIZE = 32
+_tables: OrderedDict[Hashable, tuple[DigTable, object, object]] = OrderedDict()
+
+
+def table_key(state: State, seat: int, hz: Horizon) -> Hashable:
+    """Everything `DigTable` reads of a position, in the order it reads it (a dict's
+    order decides the order of the prospects, and so how their gains add up): the
+    geometry and content (by identity, kept alive with the cached table, so that no
+    other object can take their id), the seat and horizon, the teams, the pieces,
+    statues and workshops on the board, the workshop supply, the pedestal track and
+    the tiles left."""
+    board = state.board
+    return (
+        id(geo(state)),
+        id(load_content()),
+        seat,
+        hz,
+        tuple(p.team for p in state.players),
+        tuple(
+            (p.id, p.kind, p.name, p.seat, tuple(p.cells), p.mineral, p.anchor, p.pedestal, p.altar)
+            for p in board.pieces
+        ),
+        tuple(board.statues.items()),
+        tuple(board.workshops.items()),
+        tuple(state.workshop_supply),
+        tuple(state.pedestal_track.items()),
+        tuple(state.tunnels_left.items()),
+    )
+
+
+def dig_table(state: State, seat: int, hz: Horizon, ob: OwnBoard) -> DigTable:
+    """`DigTable(state, seat, hz, ob)` for `ob = own_board(state, seat)`, shared with
+    the last positions that had the same board, supply, seat and horizon (the table is
+    never changed once built)."""
+    key = table_key(state, seat, hz)
+    kept = _tables.get(key)
+    if kept is not None:
+        _tables.move_to_end(key)
+        return kept[0]
+    table = DigTable(state, seat, hz, ob)
+    _tables[key] = (table, geo(state), load_content())
+    if len(_tables) > TABLE_CACHE_SIZE:
+        _tables.popitem(last=False)
+    return table
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,9 @@ per call, so a plan started is a plan continued.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
+from typing import cast
 
 from rules import halls
 from rules.actions import DedicateHall
@@ -39,6 +40,9 @@ class OwnBoard:
     adj: list[list[int]]
     value: dict[str, int]  # statue value by cell (tier)
     halls: dict[int, tuple[int, int]] = field(default_factory=dict)  # index -> low, high
+    # the plans and planned gains worked out on this network (`plans`, `planned_gain`),
+    # by everything else they read: an OwnBoard is never changed once built
+    memo: dict[Hashable, object] = field(default_factory=dict, compare=False, repr=False)
 
 
 def own_board(state: State, seat: int) -> OwnBoard:
@@ -159,10 +163,20 @@ def _best_cell(ob: OwnBoard, i: int, statues: dict[str, str], clan: str) -> str 
     return None if best is None else best[1]
 
 
-def plans(ob: OwnBoard, statues: dict[str, str], max_moves: int) -> Iterator[Plan]:
+def plans(ob: OwnBoard, statues: dict[str, str], max_moves: int) -> list[Plan]:
     """For every statue and every piece it can reach in at most `max_moves` moves,
     the plan that ends on the piece's best free cell (along a shortest chain of
-    pieces, stopping on each one's best free cell)."""
+    pieces, stopping on each one's best free cell). Kept with `ob` per statues (in
+    their order) and `max_moves`."""
+    key = ("plans", tuple(statues.items()), max_moves)
+    kept = cast("list[Plan] | None", ob.memo.get(key))
+    if kept is None:
+        kept = list(_plans(ob, statues, max_moves))
+        ob.memo[key] = kept
+    return kept
+
+
+def _plans(ob: OwnBoard, statues: dict[str, str], max_moves: int) -> Iterator[Plan]:
     best_cells: dict[tuple[int, str], str | None] = {}
 
     def cell_for(i: int, clan: str) -> str | None:
@@ -267,7 +281,27 @@ def best_plan(ob: OwnBoard, statues: dict[str, str], carts: Carts) -> tuple[floa
 def planned_gain(
     ob: OwnBoard, statues: dict[str, str], carts: Carts, rounds: int = 4
 ) -> tuple[float, dict[str, str]]:
-    """Total net gain of greedily chained plans (for evaluating positions)."""
+    """Total net gain of greedily chained plans (for evaluating positions), and the
+    statues after them. Kept with `ob` per statues (in their order), carts and rounds."""
+    key = (
+        "gain",
+        tuple(statues.items()),
+        tuple(carts.clan.items()),
+        carts.wild,
+        carts.clan_cost,
+        carts.wild_cost,
+        rounds,
+    )
+    kept = cast("tuple[float, dict[str, str]] | None", ob.memo.get(key))
+    if kept is None:
+        kept = _planned_gain(ob, statues, carts, rounds)
+        ob.memo[key] = kept
+    return kept[0], dict(kept[1])
+
+
+def _planned_gain(
+    ob: OwnBoard, statues: dict[str, str], carts: Carts, rounds: int
+) -> tuple[float, dict[str, str]]:
     statues = dict(statues)
     carts = Carts(dict(carts.clan), carts.wild, carts.clan_cost, carts.wild_cost)
     total = 0.0

@@ -32,7 +32,7 @@ from rules.actions import (
     Trade,
     UseWorkshop,
 )
-from rules.ai.digging import DigChoice, DigTable, dig_action
+from rules.ai.digging import DigChoice, DigTable, dig_action, dig_table
 from rules.ai.recruiting import RecruitChoice, recruit_choices
 from rules.ai.statues import (
     Carts,
@@ -107,7 +107,7 @@ class Ctx:
     @property
     def table(self) -> DigTable:
         if self._table is None:
-            self._table = DigTable(self.state, self.seat, self.hz, self.ob)
+            self._table = dig_table(self.state, self.seat, self.hz, self.ob)
         return self._table
 
     def holdings(self) -> float:
