@@ -14,6 +14,24 @@ given in its environment, and the project on PYTHONPATH. Its stdout and stderr g
 one log file per start (`bot.log_paths`, `bot.tail()`). No process outlives the test:
 `__aexit__` kills it, an atexit hook kills any left over, and on Linux the child gets
 SIGKILL if the test process dies (PR_SET_PDEATHSIG).
+
+Two ways to launch it, the same program either way:
+
+- `BotProcess(...)` (exec): `python -m bot` in a new interpreter, as a host runs it.
+  The tests of the entry point itself use this: start-up lines, settings errors, the
+  token never logged, retries while Discord is away (test_bot_startup.py,
+  test_bot_hosting.py), and the benchmarks (which import this file as
+  `tests.bot.process_harness`, outside pytest).
+- `BotProcess(..., fork=True)`: a fork of this test worker's fork server
+  (tests/processes.py), which imported the bot once; the child runs `python -m bot`'s
+  entry point (`runpy` of `bot.__main__`, this environment, working directory and log
+  file) as a fresh OS process: its own pid, sockets, event loop and database
+  connections, `random` reseeded, no thread inherited, SIGKILL when the server or this
+  worker dies. The tests that need "a real bot process, killed and started again" but
+  are not about the interpreter's start-up use it, and save about 1.7 s of CPU per
+  start: the crashes and resends (test_bot_crash.py), two processes on one database
+  (test_bot_processes.py), shards (test_bot_shards.py) and the harness's own restart
+  (test_fake_discord.py).
 """
 
 from __future__ import annotations
@@ -33,6 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # so that benchmarks import this as tests.bot.process_harness too
     from fake_discord import FakeDiscord
+    from processes import ForkedProcess
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 # every setting bot/settings.py reads; the child gets each one explicitly
@@ -47,7 +66,7 @@ SETTINGS_VARS = (
     "DISCORD_GATEWAY_URL",
 )
 
-_LIVE: set[subprocess.Popen[bytes]] = set()
+_LIVE: set[subprocess.Popen[bytes] | ForkedProcess] = set()
 
 
 def _kill_leftovers() -> None:
@@ -79,13 +98,15 @@ class BotProcess:
         database: Path | None = None,
         env: dict[str, str] | None = None,
         start_timeout: float = 30.0,
+        fork: bool = False,
     ) -> None:
         self.fake = fake
         self.workdir = workdir
         self.database = database or workdir / "bot.sqlite3"
         self.extra_env = env or {}
         self.start_timeout = start_timeout
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.fork = fork  # launched by the fork server instead of a new interpreter
+        self.proc: subprocess.Popen[bytes] | ForkedProcess | None = None
         self.token = ""
         self.starts = 0
         self.log_paths: list[Path] = []
@@ -142,16 +163,31 @@ class BotProcess:
         log_path = self.workdir / f"bot-{self.starts}.log"
         self.log_paths.append(log_path)
         with log_path.open("wb") as log:
-            # Popen in this (the loop's) thread: PDEATHSIG follows the forking thread
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "bot"],
-                cwd=rundir,
-                env=self.environment(),
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                preexec_fn=_die_with_parent,
-            )
+            if self.fork:
+                # pytest's path only (tests/ is on it): the benchmarks never fork
+                from processes import spawn_python
+
+                forked = spawn_python(
+                    ["-m", "bot"],
+                    env=self.environment(),
+                    cwd=rundir,
+                    stdout=log.fileno(),
+                    stderr=log.fileno(),
+                )
+                self.proc = forked
+                _LIVE.add(forked)
+                await forked.wait_started()
+            else:
+                # Popen in this (the loop's) thread: PDEATHSIG follows the forking thread
+                self.proc = subprocess.Popen(
+                    [sys.executable, "-m", "bot"],
+                    cwd=rundir,
+                    env=self.environment(),
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    preexec_fn=_die_with_parent,
+                )
         _LIVE.add(self.proc)
         deadline = time.monotonic() + self.start_timeout
         while not (self.synced() and self.identified()):

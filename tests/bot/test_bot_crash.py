@@ -157,7 +157,7 @@ async def test_a_crash_mid_delivery_delivers_everything_once(
     mover, other = await set_up_game(db, thread)
     pushed: Pushed | None = None
 
-    async with fake, BotProcess(fake, tmp_path, database=db) as bot:
+    async with fake, BotProcess(fake, tmp_path, database=db, fork=True) as bot:
 
         def fail(why: str) -> None:
             pytest.fail(f"{why}\n{report(fake, bot, thread, pushed)}", pytrace=False)
@@ -243,7 +243,7 @@ async def test_a_crash_after_the_last_answer_delivers_the_game_over_post_once(
     mover, last = await set_up_last_action(db, thread)
     pushed: Pushed | None = None
 
-    async with fake, BotProcess(fake, tmp_path, database=db) as bot:
+    async with fake, BotProcess(fake, tmp_path, database=db, fork=True) as bot:
 
         def fail(why: str) -> None:
             pytest.fail(f"{why}\n{report(fake, bot, thread, pushed)}", pytrace=False)

@@ -143,8 +143,8 @@ async def test_two_bot_processes_on_one_database_do_everything_exactly_once(
     try:
         async with (
             fake,
-            BotProcess(fake, tmp_path / "a", env=env) as a,
-            BotProcess(fake, tmp_path / "b", env=env) as b,
+            BotProcess(fake, tmp_path / "a", env=env, fork=True) as a,
+            BotProcess(fake, tmp_path / "b", env=env, fork=True) as b,
             PostgresStore(url) as reader,
         ):
             bots = [a, b]

@@ -80,7 +80,7 @@ async def test_the_bot_process_connects_as_its_shard_and_serves_its_server(
     fake.users = {ALICE: user(ALICE, "alice")}
     ours = shard_of(GUILD_ID, 2)
     env = {"SHARD_COUNT": "2", "SHARD_IDS": str(ours)}
-    async with fake, BotProcess(fake, tmp_path, env=env) as bot:
+    async with fake, BotProcess(fake, tmp_path, env=env, fork=True) as bot:
         await bot.start()
         identify = fake.identifies[bot.identify_index]
         assert identify["shard"] == [ours, 2]

@@ -275,7 +275,7 @@ async def test_successive_gateway_connections(fake: FakeDiscord) -> None:
 
 
 async def test_the_bot_process_restarts(fake: FakeDiscord, tmp_path: Path) -> None:
-    async with BotProcess(fake, tmp_path) as bot:
+    async with BotProcess(fake, tmp_path, fork=True) as bot:
         await bot.start()
         assert [c["name"] for c in fake.commands] == ["mk", "cave"]  # the table's, Cave Troll's
         first_pid, first_token = bot.pid, bot.token

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from processes import run_python
 from service_checks import check_game
 from service_helpers import (
     Service,
@@ -73,17 +74,12 @@ def edit(path: Path, sql: str) -> None:
 
 
 def run_bot(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`python -m bot ARGS` on the database `path`, as a fork of this worker's fork
+    server (tests/processes.py): a new process running the same entry point, without
+    importing the bot again (about 1.7 s of CPU each)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
     env |= {"DATABASE_PATH": str(path), "DISCORD_TOKEN": ""}
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_python(["-m", "bot", *args], env=env, cwd=ROOT, timeout=120)
 
 
 # --- 1. a drifted snapshot under a valid digest: check repairs it -------------------------

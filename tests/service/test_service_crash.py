@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import sys
 from pathlib import Path
 
 import pytest
+from processes import spawn_python
 from service_checks import check_game
 from service_helpers import USERS, Backend, open_service, random_record, raw
 
@@ -25,29 +25,36 @@ async def test_a_killed_process_loses_no_acknowledged_act(
 ) -> None:
     path = tmp_path / "games.db"
     place = backend.url(path) if backend.name == "postgresql" else str(path)
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        str(WORKER),
-        place,
-        str(PLAYERS),
-        str(kill_after),
-        stdout=asyncio.subprocess.PIPE,
-        cwd=ROOT,
-        # the checkout's own packages, as pytest's pythonpath gives the tests
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    # `python crash_worker.py ...` as a fork of this worker's fork server
+    # (tests/processes.py): a separate process, without importing the bot again
+    read_end, write_end = os.pipe()
+    try:
+        proc = spawn_python(
+            [str(WORKER), place, str(PLAYERS), str(kill_after)],
+            cwd=ROOT,
+            # the checkout's own packages, as pytest's pythonpath gives the tests
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            stdout=write_end,
+            stderr=2,
+        )
+    finally:
+        os.close(write_end)
+    stdout = asyncio.StreamReader()
+    transport, _ = await asyncio.get_running_loop().connect_read_pipe(
+        lambda: asyncio.StreamReaderProtocol(stdout), os.fdopen(read_end, "rb", 0)
     )
-    assert proc.stdout is not None
-    header = (await _line(proc.stdout)).split()
+    header = (await _line(stdout)).split()
     assert header[0] == "game", header
     game_id, seed = int(header[1]), int(header[2])
     acked = 0
     while acked < kill_after:
-        line = (await _line(proc.stdout)).split()
+        line = (await _line(stdout)).split()
         assert line and line[0] == "ack", f"the worker stopped early: {line}"
         acked = int(line[1])
     # the worker keeps acting while we kill it: it dies mid-stream, often mid-commit
-    os.kill(proc.pid, signal.SIGKILL)
-    assert await proc.wait() == -signal.SIGKILL
+    proc.kill()
+    assert await proc.wait_async() == -signal.SIGKILL
+    transport.close()
 
     record = random_record(seed, players=PLAYERS)
     if backend.name == "sqlite":
