@@ -29,7 +29,10 @@ the last turn's post not again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+import sqlite3
+import time
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
@@ -45,7 +48,7 @@ from bot.store.sqlite import SqliteStore
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 DELIVERY_TIMEOUT = 20.0  # from the restart until everything owed is there
-QUIET = 2.0  # then nothing more may arrive for this long
+QUIET = 0.5  # then, with the outbox drained, nothing more may arrive for this long
 
 
 async def set_up_game(db: Path, thread: str) -> tuple[int, int]:
@@ -84,6 +87,45 @@ async def arrives(check: Callable[[], Any], fake: FakeDiscord) -> bool:
         await fake.wait_for(check, DELIVERY_TIMEOUT)
     except TimeoutError:
         return False
+    return True
+
+
+def undelivered(db: Path) -> int:
+    """The owed messages the database still holds undelivered (read-only)."""
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as reader:
+        (count,) = reader.execute(
+            "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL"
+        ).fetchone()
+    return int(count)
+
+
+async def nothing_more_arrives(fake: FakeDiscord, db: Path) -> bool:
+    """Whether the restarted bot marks every owed message delivered, and the fake
+    Discord then gets no request at all for QUIET seconds (False if that does not happen
+    within DELIVERY_TIMEOUT).
+
+    This is where a second copy would show. The killed process left the message it was
+    sending undelivered in the database (checked before the restart), and the restarted
+    bot sends it, or finds it sent (nonce, history), in its start-up round, before it
+    marks it delivered, and marks it only once Discord answered: with no row left
+    undelivered, every copy it sent for them is in the fake's records. A copy sent after
+    the mark would come from the same round going on without waiting for anything,
+    within milliseconds, and each request that arrives starts the quiet window again.
+    (A fixed 2 s from the restart, as before, could end before the round: the restarted
+    bot is ready only after discord.py's 2 s wait for the servers, and the game-over
+    post, found already sent, was then re-rendered for its nonce after the check.)"""
+    deadline = time.monotonic() + DELIVERY_TIMEOUT
+    while undelivered(db):
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.01)
+    seen, since = len(fake.requests), time.monotonic()
+    while time.monotonic() - since < QUIET:
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.01)
+        if len(fake.requests) != seen:
+            seen, since = len(fake.requests), time.monotonic()
     return True
 
 
@@ -180,6 +222,7 @@ async def test_a_crash_mid_delivery_delivers_everything_once(
         assert len(turn_posts(fake, thread)) == (1 if store_first else 0)
         if down_past_window:
             fake.advance(fake.nonce_window + 60)  # still within the token's 15 minutes
+        assert undelivered(db), "the killed process left nothing owed"
 
         await bot.start()
 
@@ -191,7 +234,8 @@ async def test_a_crash_mid_delivery_delivers_everything_once(
 
         if not await arrives(delivered, fake):
             fail("after the restart the bot did not deliver the post, the ping and the answer")
-        await asyncio.sleep(QUIET)  # a second copy would come now
+        if not await nothing_more_arrives(fake, db):  # a second copy would come now
+            fail("the restarted bot never drained its outbox and fell quiet")
 
         posts = turn_posts(fake, thread)
         if len(posts) != 1:
@@ -271,11 +315,13 @@ async def test_a_crash_after_the_last_answer_delivers_the_game_over_post_once(
         assert len(game_over_posts(fake, thread)) == (1 if store_first else 0)
         if down_past_window:
             fake.advance(fake.nonce_window + 60)
+        assert undelivered(db), "the killed process left nothing owed"
 
         await bot.start()
         if not await arrives(lambda: game_over_posts(fake, thread), fake):
             fail("after the restart the bot did not deliver the game-over post")
-        await asyncio.sleep(QUIET)  # a second copy would come now
+        if not await nothing_more_arrives(fake, db):  # a second copy would come now
+            fail("the restarted bot never drained its outbox and fell quiet")
 
         overs = game_over_posts(fake, thread)
         if len(overs) != 1:
