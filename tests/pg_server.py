@@ -16,6 +16,17 @@ costs about 60 ms instead of 350. `create_database(migrated=True)` copies a temp
 the store has already migrated (built once per server), so the store's first open
 finds nothing to do (50 ms instead of 350 on this machine); the tests of migrating
 itself ask for an empty database.
+
+A copy of the template that a test has finished with is not dropped but emptied
+(every row deleted from the tables the template holds none in, every sequence set back
+to its start) and kept for the next test that asks for one, when, emptied, it is again
+what a fresh copy is: the same catalogue (schemas, tables and columns, constraints,
+indexes, sequences and where they stand, functions, triggers, views, types, settings)
+and the same rows in the tables the template fills (the schema version), compared in
+one query (`FINGERPRINT`). A copy that differs in any of those (a test changed the
+schema, the version, a setting...) is dropped as before. Copying a database and
+dropping it costs 100-150 ms on a quiet machine and 300-700 while the test workers
+load it (CREATE DATABASE waits for two checkpoints); emptying one, 20-60.
 """
 
 from __future__ import annotations
@@ -28,7 +39,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from itertools import count
 from pathlib import Path
 from typing import Any, TypeVar
@@ -37,6 +48,76 @@ T = TypeVar("T")
 
 SUPERUSER = "mk"
 PROGRAMS = ("initdb", "pg_ctl", "postgres", "psql", "pg_dump")
+
+# the tables the store's migrations fill: a copy of the template keeps their rows, and
+# they are compared whole; every other table starts empty
+FILLED_TABLES = ("public.mk_schema",)
+
+# what a test could change in a database besides the rows of its tables, in one value
+_NOT_SYSTEM = "NOT IN ('pg_catalog', 'information_schema', 'pg_toast')"
+FINGERPRINT = f"""
+SELECT json_build_object(
+  'schemas', (SELECT json_agg(nspname ORDER BY nspname) FROM pg_namespace),
+  'columns', (SELECT json_agg(concat_ws(':', table_schema, table_name, column_name,
+                data_type, column_default, is_nullable, ordinal_position)
+                ORDER BY table_schema, table_name, ordinal_position)
+              FROM information_schema.columns WHERE table_schema {_NOT_SYSTEM}),
+  'tables', (SELECT json_agg(concat_ws(':', n.nspname, c.relname, c.relkind,
+               c.relpersistence, c.relrowsecurity) ORDER BY n.nspname, c.relname)
+             FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+             WHERE n.nspname {_NOT_SYSTEM}),
+  'constraints', (SELECT json_agg(concat_ws(':', conrelid::regclass, conname,
+                    pg_get_constraintdef(oid)) ORDER BY conrelid::regclass::text, conname)
+                  FROM pg_constraint WHERE connamespace::regnamespace::text {_NOT_SYSTEM}),
+  'indexes', (SELECT json_agg(indexdef ORDER BY indexdef) FROM pg_indexes
+              WHERE schemaname {_NOT_SYSTEM}),
+  'sequences', (SELECT json_agg(concat_ws(':', schemaname, sequencename, start_value,
+                  increment_by, last_value) ORDER BY schemaname, sequencename)
+                FROM pg_sequences),
+  'functions', (SELECT json_agg(concat_ws(':', p.oid::regprocedure, md5(p.prosrc))
+                  ORDER BY p.oid::regprocedure::text)
+                FROM pg_proc p WHERE p.pronamespace::regnamespace::text {_NOT_SYSTEM}),
+  'triggers', (SELECT json_agg(concat_ws(':', tgrelid::regclass, tgname, tgenabled)
+                 ORDER BY tgrelid::regclass::text, tgname)
+               FROM pg_trigger WHERE NOT tgisinternal),
+  'views', (SELECT json_agg(concat_ws(':', schemaname, viewname, definition)
+              ORDER BY schemaname, viewname)
+            FROM pg_views WHERE schemaname {_NOT_SYSTEM}),
+  'types', (SELECT json_agg(concat_ws(':', typnamespace::regnamespace, typname, typtype)
+              ORDER BY typnamespace::regnamespace::text, typname)
+            FROM pg_type WHERE typnamespace::regnamespace::text {_NOT_SYSTEM}),
+  'settings', (SELECT json_agg(setconfig::text ORDER BY setconfig::text)
+               FROM pg_db_role_setting s JOIN pg_database d ON d.oid = s.setdatabase
+               WHERE d.datname = current_database()),
+  {
+    ", ".join(
+        f"'{table}', (SELECT json_agg(row_to_json(t) ORDER BY row_to_json(t)::text) FROM {table} t)"
+        for table in FILLED_TABLES
+    )
+}
+)::text
+"""
+
+
+async def _fingerprint(conn: Any) -> str:
+    return str(await conn.fetchval(FINGERPRINT))
+
+
+async def _empty_tables(conn: Any) -> list[str]:
+    """The tables a fresh copy of the template has no rows in: all but FILLED_TABLES."""
+    rows = await conn.fetch(
+        "SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables"
+        f" WHERE schemaname {_NOT_SYSTEM} ORDER BY 1"
+    )
+    return [r["name"] for r in rows if r["name"] not in FILLED_TABLES]
+
+
+async def _template_fingerprint(conn: Any) -> str:
+    """The migrated template's FINGERPRINT, once its other tables are seen empty."""
+    for table in await _empty_tables(conn):
+        filled = await conn.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})")
+        assert not filled, f"the migrations fill {table}: add it to FILLED_TABLES"
+    return await _fingerprint(conn)
 
 
 def find_bindir() -> Path | None:
@@ -119,6 +200,9 @@ class PgServer:
         self._names = count(1)
         self._admin: _Admin | None = None
         self._template: str | None = None
+        self._fingerprint = ""  # the template's FINGERPRINT
+        self._copies: set[str] = set()  # the databases made as copies of the template
+        self._spare: list[str] = []  # copies emptied back to the template's state
 
     @property
     def socket_dir(self) -> Path:
@@ -217,10 +301,14 @@ class PgServer:
         """A new database; its name. Empty, or with `migrated` a copy of a database the
         store opened once (its schema at the latest version, as the store's first open
         leaves a new database)."""
+        if migrated and self._spare:
+            return self._spare.pop()
         name = f"{prefix}_{os.getpid()}_{next(self._names)}"
         template = self.migrated_template() if migrated else "template0"
         # FILE_COPY: copying the template's files is faster here than WAL_LOG
         self.execute(f"CREATE DATABASE {name} TEMPLATE {template} STRATEGY FILE_COPY")
+        if migrated:
+            self._copies.add(name)
         return name
 
     def migrated_template(self) -> str:
@@ -238,10 +326,69 @@ class PgServer:
 
             assert self._admin is not None
             self._admin.run(migrate())
+            self._fingerprint = self._in(name, _template_fingerprint)
             self._template = name
         return self._template
 
+    def _in(self, database: str, work: Callable[[Any], Coroutine[Any, Any, T]]) -> T:
+        """`work(connection)` on a connection of its own to `database`."""
+        import asyncpg
+
+        async def run() -> T:
+            conn = await asyncpg.connect(self.url(database))
+            try:
+                return await work(conn)
+            finally:
+                await conn.close()
+
+        if self._admin is None:
+            self._admin = _Admin(self.url("postgres"))
+        return self._admin.run(run())
+
+    def _empty_again(self, name: str) -> bool:
+        """Empty a copy of the template that a test has finished with; whether it is
+        again what a fresh copy is (see the module's docstring)."""
+        self.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            f" WHERE datname = '{name}' AND pid <> pg_backend_pid()"
+        )
+
+        async def empty(conn: Any) -> str:
+            # DELETE, not TRUNCATE: a test leaves a few rows, and TRUNCATE makes every
+            # table's files anew (about 10 ms against 130 here); the foreign keys'
+            # triggers are off for the session (every row of every table goes)
+            sequences = await conn.fetch(
+                "SELECT format('%I.%I', schemaname, sequencename) AS name, start_value"
+                " FROM pg_sequences"
+            )
+            await conn.execute(
+                "; ".join(
+                    [
+                        "SET session_replication_role = replica",
+                        *(f"DELETE FROM {table}" for table in await _empty_tables(conn)),
+                        *(
+                            f"SELECT setval('{r['name']}', {r['start_value']}, false)"
+                            for r in sequences
+                        ),
+                        "SET session_replication_role = DEFAULT",
+                    ]
+                )
+            )
+            return await _fingerprint(conn)
+
+        try:
+            return self._in(name, empty) == self._fingerprint
+        except Exception:
+            return False
+
     def drop_database(self, name: str) -> None:
+        """Done with a database: a copy of the template is emptied and kept for the
+        next test when it can be; any other database is dropped."""
+        if name in self._copies:
+            if name not in self._spare and self._empty_again(name):
+                self._spare.append(name)
+                return
+            self._copies.discard(name)
         self.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
     def dump(self, database: str) -> bytes:
