@@ -4,12 +4,15 @@ sentence, and its backup is a SQLite file the SQLite store opens."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
-from service_helpers import open_service, play_moves, record_for, started_game
+from pg_server import PgServer
+from service_helpers import FakeClock, open_service, play_moves, record_for, started_game
 
 from bot.__main__ import StartupError, open_postgres
+from bot.service import MOUNTAIN_KING, GameService
 from bot.store import LATEST_VERSION, SqliteStore, StoreUnusableError
 from bot.store.migrations import MIGRATIONS
 from bot.store.postgres import PostgresStore, postgres_statements, redact
@@ -58,3 +61,35 @@ async def test_a_backup_is_a_sqlite_file_every_game_replays_from(tmp_path: Path)
             assert await copy.actions(info.id) == await service.store.actions(info.id)
             assert await copy.seats(info.id) == await service.store.seats(info.id)
             assert await copy.load_game(info.id) == await service.store.load_game(info.id)
+
+
+@pytest.mark.postgresql_only
+async def test_a_database_a_test_is_done_with_comes_back_as_a_fresh_copy_or_not_at_all(
+    tmp_path: Path, pg_server: PgServer
+) -> None:
+    """The test server keeps a copy of the migrated template that a test is done with
+    for the next test (tests/pg_server.py): emptied, it must hold what a fresh copy
+    holds; one whose schema or version a test changed is dropped instead."""
+    fresh = pg_server.create_database(migrated=True)
+    before = pg_server.dump(fresh)
+    url = pg_server.url(fresh)
+    async with PostgresStore(url, pool_size=2) as store:
+        service = GameService(store, MOUNTAIN_KING, rng=random.Random(0), clock=FakeClock())
+        info = await started_game(service, players=3)
+        await play_moves(service, info, record_for(info).moves[:12])
+    assert pg_server.dump(fresh) != before
+    pg_server.drop_database(fresh)
+    again = pg_server.create_database(migrated=True)
+    assert again == fresh and pg_server.dump(again) == before
+    async with PostgresStore(url, pool_size=2) as store:
+        service = GameService(store, MOUNTAIN_KING, rng=random.Random(0), clock=FakeClock())
+        # the ids start again where a fresh copy's do
+        assert (await started_game(service, players=3)).id == info.id
+    pg_server.drop_database(again)
+    # a copy a test changed beyond its rows is dropped, not handed on
+    for change in ("UPDATE mk_schema SET version = version + 1", "ALTER TABLE games ADD x INT"):
+        changed = pg_server.create_database(migrated=True)
+        pg_server.psql(change, changed)
+        pg_server.drop_database(changed)
+        assert changed not in pg_server.psql("SELECT datname FROM pg_database").split()
+        assert pg_server.create_database(migrated=True) != changed
