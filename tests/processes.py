@@ -273,6 +273,29 @@ def fork_server() -> ForkServer:
     return _server
 
 
+class ExecProcess(subprocess.Popen[bytes]):
+    """`python *argv` in a new interpreter, with ForkedProcess's async waits: what
+    `spawn_python` starts where there is no fork server (see FORKING)."""
+
+    async def wait_started(self, timeout: float = 120) -> int:
+        return self.pid
+
+    async def wait_async(self) -> int:
+        while self.poll() is None:
+            await asyncio.sleep(0.005)
+        return self.returncode
+
+
+# the fork server needs pidfds (Linux 5.3); MK_FORK_SERVER=0 makes every launch here a
+# real exec, to compare the two
+FORKING = (
+    sys.platform.startswith("linux")
+    and hasattr(os, "pidfd_open")
+    and hasattr(signal, "pidfd_send_signal")
+    and os.environ.get("MK_FORK_SERVER", "1") != "0"
+)
+
+
 def spawn_python(
     argv: Sequence[str],
     *,
@@ -281,18 +304,24 @@ def spawn_python(
     stdout: int,
     stderr: int,
     stdin: int | None = None,
-) -> ForkedProcess:
+) -> ForkedProcess | ExecProcess:
     """`python *argv` (`["-m", "bot", ...]` or a script and its arguments) as a fork of
     the fork server, with these file descriptors as its stdin (default /dev/null),
-    stdout and stderr."""
+    stdout and stderr; a new interpreter where there is no fork server."""
     with open(os.devnull, "rb") as devnull:
+        stdin = devnull.fileno() if stdin is None else stdin
+        if not FORKING:
+            return ExecProcess(
+                [sys.executable, *argv],
+                env=dict(env),
+                cwd=cwd,
+                stdin=stdin,
+                stdout=stdout,
+                stderr=stderr,
+                preexec_fn=die_with_parent,
+            )
         return fork_server().spawn(
-            argv,
-            env=env,
-            cwd=cwd,
-            stdin=devnull.fileno() if stdin is None else stdin,
-            stdout=stdout,
-            stderr=stderr,
+            argv, env=env, cwd=cwd, stdin=stdin, stdout=stdout, stderr=stderr
         )
 
 

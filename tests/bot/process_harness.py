@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # so that benchmarks import this as tests.bot.process_harness too
     from fake_discord import FakeDiscord
-    from processes import ForkedProcess
+    from processes import ExecProcess, ForkedProcess
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 # every setting bot/settings.py reads; the child gets each one explicitly
@@ -66,7 +66,7 @@ SETTINGS_VARS = (
     "DISCORD_GATEWAY_URL",
 )
 
-_LIVE: set[subprocess.Popen[bytes] | ForkedProcess] = set()
+_LIVE: set[subprocess.Popen[bytes] | ForkedProcess | ExecProcess] = set()
 
 
 def _kill_leftovers() -> None:
@@ -106,7 +106,7 @@ class BotProcess:
         self.extra_env = env or {}
         self.start_timeout = start_timeout
         self.fork = fork  # launched by the fork server instead of a new interpreter
-        self.proc: subprocess.Popen[bytes] | ForkedProcess | None = None
+        self.proc: subprocess.Popen[bytes] | ForkedProcess | ExecProcess | None = None
         self.token = ""
         self.starts = 0
         self.log_paths: list[Path] = []
