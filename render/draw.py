@@ -13,6 +13,7 @@ Cached images are shared: callers paste them and never draw on them.
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -145,16 +146,16 @@ def _put(
     """Text through a cache of rendered glyph masks: rendering text is most of the
     time an image takes, and the same labels come back in every image."""
     if stroke is not None:
-        d.text(
-            xy,
-            shown,
-            font=font(size, style),
-            fill=fill,
-            anchor=anchor,
-            stroke_width=1,
-            stroke_fill=stroke,
-        )
-        left, top, right, bottom = font(size, style).getbbox(shown, anchor=anchor, stroke_width=1)
+        # as ImageDraw.text draws it (the outline, then the letters unless they are the
+        # outline's colour), each mask rendered once for where the text starts within a
+        # pixel
+        start = (math.modf(xy[0])[0], math.modf(xy[1])[0])
+        for width, colour in ((1, stroke), (0, fill)):
+            if width == 0 and colour == stroke:
+                break
+            mask, dx, dy = _stroked_mask(shown, size, style, anchor, width, start)
+            d.bitmap((int(xy[0]) + dx, int(xy[1]) + dy), mask, fill=colour)
+        left, top, right, bottom = _stroked_bbox(shown, size, style, anchor)
         ink = (xy[0] + left, xy[1] + top, xy[0] + right, xy[1] + bottom)
     else:
         mask, left, top = _text_mask(shown, size, style, anchor)
@@ -166,6 +167,32 @@ def _put(
     if drawn is not None:
         drawn.append(Drawn(text, shown, size, ink, box))
     return ink
+
+
+@lru_cache(maxsize=2048)
+def _stroked_mask(
+    text: str, size: int, style: str, anchor: str, stroke_width: int, start: tuple[float, float]
+) -> tuple[Image.Image, int, int]:
+    """The mask ImageDraw.text draws a line of text with (its outline's with a
+    `stroke_width`, filled as ImageDraw.text fills it) and where it goes from the
+    whole pixel of the text's position."""
+    core, (dx, dy) = font(size, style).getmask2(
+        text, "L", None, None, None, stroke_width, anchor, 0, start, stroke_filled=True
+    )
+    mask = Image.new("L", core.size)
+    mask.im = core
+    return mask, dx, dy
+
+
+@lru_cache(maxsize=2048)
+def _stroked_bbox(text: str, size: int, style: str, anchor: str) -> tuple[float, ...]:
+    return tuple(font(size, style).getbbox(text, anchor=anchor, stroke_width=1))
+
+
+@lru_cache(maxsize=8192)
+def text_length(text: str, size: int, style: str = "bold") -> float:
+    """How far a line of text advances (`FreeTypeFont.getlength`), measured once."""
+    return font(size, style).getlength(text)
 
 
 @lru_cache(maxsize=8192)
@@ -214,12 +241,11 @@ def _shift(ink: tuple[float, float, float, float], room: Box) -> tuple[float, fl
 
 def fit_text(text: str, size: int, style: str, width: float) -> str:
     """`text`, cut with an ellipsis if it is wider than `width` pixels."""
-    f = font(size, style)
-    if f.getlength(text) <= width:
+    if text_length(text, size, style) <= width:
         return text
     for end in range(len(text) - 1, 0, -1):
         cut = text[:end].rstrip() + ELLIPSIS
-        if f.getlength(cut) <= width:
+        if text_length(cut, size, style) <= width:
             return cut
     return ELLIPSIS
 

@@ -15,7 +15,6 @@ from render.draw import (
     contrast,
     draw_block,
     draw_text,
-    font,
     paste,
     pedestal,
     png_bytes,
@@ -23,6 +22,7 @@ from render.draw import (
     text_block,
     text_center,
     text_left,
+    text_length,
 )
 from render.pyramid import card_header
 from render.words import (
@@ -108,7 +108,7 @@ def market_image(view: View, *, messages: Translator = ENGLISH) -> Image.Image:
     x = PAD
     for workshop, n in sorted(supply.items()):
         name = workshop_name(workshop, m) + (f" ×{n}" if n > 1 else "")
-        w = min(round(font(16).getlength(name)) + 20, WIDTH - 2 * PAD)
+        w = min(round(text_length(name, 16)) + 20, WIDTH - 2 * PAD)
         if x + w > WIDTH - PAD:
             x = PAD
             y += 34
@@ -174,7 +174,7 @@ def _two_sides(
     row = (y - 16, y + 16)
     split = WIDTH / 2
     if text:
-        width = min(font(size, right_style).getlength(text), (WIDTH - 2 * PAD) / 2)
+        width = min(text_length(text, size, right_style), (WIDTH - 2 * PAD) / 2)
         split = WIDTH - PAD - width
         box = (split, row[0], WIDTH - PAD, row[1])
         draw_text(d, (WIDTH - PAD, y), text, size, ink, right_style, "rm", box=box)
@@ -252,11 +252,11 @@ def _horde_card(
     # a card too crowded even then leaves the cost out (its row's other cards and the
     # level on its header tell it): a cost is never drawn cut
     step = 42.0
-    least = font(MIN_SIZE).getlength(cost) + 2  # a pixel or two for the ink past it
+    least = text_length(cost, MIN_SIZE) + 2  # a pixel or two for the ink past it
     if counts and width - step * len(counts) < least:
         step = max(32.0, (width - least) / len(counts))
     room = width - step * len(counts)
-    cost_w = min(font(12).getlength(cost), room)
+    cost_w = min(text_length(cost, 12), room)
     bx = x + 8
     if cost_w >= least:
         cost_box = (x + 8, y + 76, x + 8 + cost_w, y + 96)

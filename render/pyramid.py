@@ -14,13 +14,13 @@ from render.draw import (
     contrast,
     draw_block,
     draw_text,
-    font,
     paste,
     pedestal,
     png_bytes,
     resource_icon,
     text_center,
     text_left,
+    text_length,
 )
 from render.theme import RGB
 from render.words import (
@@ -85,7 +85,7 @@ def pyramid_image(
         else trolls
     )
     # the count on the right, the title in the room it leaves
-    right_w = min(font(22).getlength(right), WIDTH * 0.45)
+    right_w = min(text_length(right, 22), WIDTH * 0.45)
     right_box = (WIDTH - PAD - right_w, 4, WIDTH - PAD, bar - 4)
     draw_text(d, (WIDTH - PAD, bar / 2), right, 22, ink, "bold", "rm", box=right_box)
     title = m.pgettext("pyramid", "{name}'s pyramid", name=name or colour_word)
@@ -154,7 +154,7 @@ def card_header(
     right corner (pyramid and horde cards alike)."""
     left, top, right, bottom = box
     mid = (top + bottom) / 2
-    level_w = min(font(sizes[1]).getlength(level), (right - left) / 3)
+    level_w = min(text_length(level, sizes[1]), (right - left) / 3)
     draw_text(
         d,
         (right, mid),
@@ -236,7 +236,7 @@ def _storage(
     y = top + 122
     row = (y - 16, y + 16)
     label = m.pgettext("pyramid", "Pedestals")
-    label_w = min(font(18).getlength(label), 200)
+    label_w = min(text_length(label, 18), 200)
     text_left(d, (left, y), label, 18, theme.INK, box=(left, row[0], left + label_w, row[1]))
     x = max(PAD + 130, left + label_w + 20)
     for clan in STATUE_CLANS:
@@ -272,7 +272,7 @@ def _storage(
     row = (y2 - 16, y2 + 16)
     honor = account["tunnel_honor"] + account["spell_honor"]
     on_track = m.pgettext("pyramid", "Honor on the track: {honor}", honor=honor)
-    track_w = min(font(20).getlength(on_track), (right - left) / 2)
+    track_w = min(text_length(on_track, 20), (right - left) / 2)
     track_box = (right - track_w, row[0], right, row[1])
     draw_text(d, (right, y2), on_track, 20, theme.INK, "bold", "rm", box=track_box)
     crowns = account["coronation"]

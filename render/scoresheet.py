@@ -12,11 +12,11 @@ from render.draw import (
     contrast,
     draw_block,
     draw_text,
-    font,
     png_bytes,
     text_block,
     text_center,
     text_left,
+    text_length,
 )
 from render.words import ENGLISH, Translator, colour_name, player_letter
 from rules.view import View
@@ -139,7 +139,7 @@ def score_image(
         ink = theme.GOOD if won else theme.INK
         size = 18 if len(seats) == 1 else 16
         star = "★" if won else ""
-        star_w = font(size).getlength(" " + star) if star else 0
+        star_w = text_length(" " + star, size) if star else 0
         step = 22 if len(seats) > 1 else 0
         for k, seat in enumerate(seats):
             label = player_label(view, seat, names, m)
