@@ -177,6 +177,33 @@ class DigTable:
         # on the last turn (blend 0) nothing is dug towards later
         prospects = statue_prospects(state, seat, buried_statues, hz) if blend else []
         steps = prospect_steps(prospects)
+        # a placement that unearths none of them and is near none adds nothing
+        pull_bits = 0
+        pull_cells = 0
+        for bit, _, nearer in steps:
+            pull_bits |= 1 << bit
+            if nearer:
+                pull_cells |= nearer[-1][0]
+
+        # what the placements share, worked out once: the tiers deepest first, the
+        # value of each buried statue, the workshops established on 1, 2... new sites
+        # (the best left in the supply each time, whichever the site), the pedestal
+        # spaces of each tier
+        tier_steps = [(t, tiers[t - 1], CELL_TIER[t]) for t in range(5, 0, -1)]
+        statue_value = {b: values[_tier(tiers, b) - 1] for b in buried_statues}
+        picks: list[str] = []
+        left = Counter(supply)
+        while True:
+            options = [w for w in left if left[w] > 0]
+            if not options:
+                break
+            w = max(sorted(options), key=lambda x: WORKSHOP_VALUE.get(x, 0.8))
+            left[w] -= 1
+            picks.append(w)
+        clan_keys = [(clan.value, [f"{t}:{clan.value}" for t in range(6)]) for clan in STATUE_CLANS]
+        spread_of = g.spread
+        rubble = g.rubble
+        spots = self.spots
 
         for shape, variant, offs, hits in tunnels.placement_hits(state, seat):
             mark = variant.mark
@@ -188,29 +215,38 @@ class DigTable:
                 mask = 0
                 for o in offs:
                     mask |= 1 << (origin + o)
-                spread = g.spread(mask)
+                spread = spread_of(mask)
                 maxt = 0
                 cell_value = 0.0
-                for t in range(5, 0, -1):
-                    tm = mask & tiers[t - 1]
+                for t, tier_mask, per_cell in tier_steps:
+                    tm = mask & tier_mask
                     if tm:
                         if not maxt:
                             maxt = t
-                        cell_value += CELL_TIER[t] * tm.bit_count()
+                        cell_value += per_cell * tm.bit_count()
                 base = (DEPTH_VALUE[max(maxt, max_own)] - DEPTH_VALUE[max_own]) * future
                 base += cell_value * future
                 # statues unearthed: the tile scores its best one
-                found: list[tuple[int, str, int]] = []
+                found_clans: list[str] = []
+                best_plain = 0
                 sm = mask & sb_mask
                 while sm:
                     lb = sm & -sm
                     sm ^= lb
                     b = lb.bit_length() - 1
-                    found.append((b, buried_statues[b], values[_tier(tiers, b) - 1]))
-                best_plain = max((v for _, _, v in found), default=0)
-                base += best_plain + MOBILITY * len(found) * blend
+                    found_clans.append(buried_statues[b])
+                    v = statue_value[b]
+                    if v > best_plain or len(found_clans) == 1:
+                        best_plain = v
+                base += best_plain + MOBILITY * len(found_clans) * blend
                 if prospects:
-                    base += PULL * blend * steps_gain(steps, mask, spread & ~mask)
+                    frontier = spread & ~mask
+                    pulled = (
+                        steps_gain(steps, mask, frontier)
+                        if mask & pull_bits or frontier & pull_cells
+                        else 0.0
+                    )
+                    base += PULL * blend * pulled
                 gained: tuple[Resource, ...] = ()
                 if mask & br_mask:
                     gained = tuple(buried_res[b] for b in buried_res if (mask >> b) & 1)
@@ -218,14 +254,8 @@ class DigTable:
                 plan: tuple[tuple[str, str], ...] = ()
                 sites = spread & empty_sites
                 if sites and supply:
-                    left = Counter(supply)
                     chosen = []
-                    for cell in g.cells(sites):
-                        options = [w for w in left if left[w] > 0]
-                        if not options:
-                            break
-                        w = max(sorted(options), key=lambda x: WORKSHOP_VALUE.get(x, 0.8))
-                        left[w] -= 1
+                    for cell, w in zip(g.cells(sites), picks, strict=False):
                         chosen.append((cell, w))
                         base += WORKSHOP_VALUE.get(w, 0.8) * blend
                     plan = tuple(chosen)
@@ -246,7 +276,7 @@ class DigTable:
                     origin,
                     mask,
                     size,
-                    (mask & g.rubble).bit_count(),
+                    (mask & rubble).bit_count(),
                     gained,
                     base,
                     workshops=plan,
@@ -254,25 +284,24 @@ class DigTable:
                 if mark is not None:
                     ab = origin + offs[mark]
                     at = _tier(tiers, ab)
-                    for clan in STATUE_CLANS:
-                        token = track.get(f"{at}:{clan.value}")
+                    on_anchor = buried_statues.get(ab) if (sb_mask >> ab) & 1 else None
+                    for clan_value, keys in clan_keys:
+                        token = track.get(keys[at])
                         if token is None:
                             continue
                         extra = 0.0
-                        on_anchor = buried_statues.get(ab) if (sb_mask >> ab) & 1 else None
-                        if on_anchor == clan.value:
+                        if on_anchor == clan_value:
                             doubled = max(best_plain, 2 * values[at - 1])
                             extra = doubled - best_plain
                         else:
                             chance = (
                                 STATUE_FOR_PEDESTAL
-                                if clan.value in own_clans
-                                or any(k == clan.value for _, k, _ in found)
+                                if clan_value in own_clans or clan_value in found_clans
                                 else NO_STATUE_FOR_PEDESTAL
                             )
                             extra = values[at - 1] * chance * blend
-                        spot.ped[clan.value] = token + extra
-                self.spots.append(spot)
+                        spot.ped[clan_value] = token + extra
+                spots.append(spot)
 
     # -- pricing -------------------------------------------------------------------------
 
@@ -513,6 +542,8 @@ def steps_gain(steps: Steps, mask: int, frontier: int) -> float:
     for bit, worth, nearer in steps:
         if (mask >> bit) & 1:
             gain -= worth
+            continue
+        if not nearer or not frontier & nearer[-1][0]:  # the widest: none is nearer
             continue
         for cells, more in nearer:
             if frontier & cells:

@@ -87,6 +87,41 @@ def recruit_choices(
     counts: Counts,
     pedestals: Pedestals,
 ) -> Iterator[RecruitChoice]:
+    for value, hs, ps, ped, pay, carts in _recruit_options(
+        state, seat, valuer, hz, counts, pedestals
+    ):
+        yield RecruitChoice(value, Recruit(hs, ps, ped, pay), carts)
+
+
+def best_recruit_value(
+    state: State,
+    seat: int,
+    valuer: Valuer,
+    hz: Horizon,
+    counts: Counts,
+    pedestals: Pedestals,
+) -> float | None:
+    """The value of the best of `recruit_choices` (None if there is none), without
+    making their actions."""
+    return max(
+        (option[0] for option in _recruit_options(state, seat, valuer, hz, counts, pedestals)),
+        default=None,
+    )
+
+
+# a recruit as `_recruit_options` gives it: value, horde slot, pyramid slot, pedestal
+# clan, payment (under Golden Mask), carts the cascade brings
+_Option = tuple[float, str, str, Clan | None, tuple[Pay, ...] | None, int]
+
+
+def _recruit_options(
+    state: State,
+    seat: int,
+    valuer: Valuer,
+    hz: Horizon,
+    counts: Counts,
+    pedestals: Pedestals,
+) -> Iterator[_Option]:
     content = load_content()
     player = state.players[seat]
     size = content.pieces.pyramid_size
@@ -153,7 +188,7 @@ def recruit_choices(
             future = flow * later * FUTURE_WEIGHT * hz.blend
             for ped, peds in ped_options:
                 value = valuer.value(after, peds) + future + crown
-                yield RecruitChoice(value, Recruit(hs, ps, ped, pay), carts)
+                yield value, hs, ps, ped, pay, carts
 
 
 def _ending_value(state: State, seat: int) -> float:

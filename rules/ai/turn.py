@@ -33,7 +33,7 @@ from rules.actions import (
     UseWorkshop,
 )
 from rules.ai.digging import DigChoice, DigTable, dig_action, dig_table
-from rules.ai.recruiting import RecruitChoice, recruit_choices
+from rules.ai.recruiting import RecruitChoice, best_recruit_value, recruit_choices
 from rules.ai.statues import (
     Carts,
     OwnBoard,
@@ -150,9 +150,10 @@ def best_main_value(ctx: Ctx) -> float:
     state, seat = ctx.state, ctx.seat
     if not steps.allows(state, seat, "recruit"):  # the main action is behind
         return ctx.holdings()
-    values = [
-        r.value for r in recruit_choices(state, seat, ctx.valuer, ctx.hz, ctx.counts, ctx.peds)
-    ]
+    values = []
+    recruit = best_recruit_value(state, seat, ctx.valuer, ctx.hz, ctx.counts, ctx.peds)
+    if recruit is not None:
+        values.append(recruit)
     if tunnels.has_minerals_for_a_tunnel(state, seat):
         dig = ctx.table.best_value(state, ctx.valuer, ctx.counts, ctx.peds)
         if dig is not None:

@@ -198,6 +198,8 @@ class Valuer:
         top = max(table)
         self.per_cell = {m: self.alpha * table[top][m] / top for m in MINERALS}
         self._minerals: dict[tuple[int, int, int], float] = {}
+        self._resources_memo: dict[Counts, float] = {}
+        self._pedestals_memo: dict[Pedestals, float] = {}
         self._others = tuple(
             (i, cart_cap if res == Resource.CART else HOLD_CAP[res], self.unit[res])
             for i, res in enumerate(RESOURCES)
@@ -213,9 +215,18 @@ class Valuer:
         cached = self.memo.get(key)
         if cached is not None:
             return cached
-        v = self._resources(counts) + self._pedestals(pedestals)
+        # the two parts are kept apart too: many holdings share their resources or
+        # their pedestals
+        r = self._resources_memo.get(counts)
+        if r is None:
+            r = self._resources_memo[counts] = self._resources(counts)
+        p = self._pedestals_memo.get(pedestals)
+        if p is None:
+            p = self._pedestals_memo[pedestals] = self._pedestals(pedestals)
+        v = r + p
         if len(self.memo) >= self.MEMO_LIMIT:
             self.memo.clear()
+            self._resources_memo.clear()
         self.memo[key] = v
         return v
 
