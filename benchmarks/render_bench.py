@@ -100,7 +100,7 @@ def whole_game() -> None:
             if cells:
                 render.board_png(v, highlight=cells, focus=True, names=names)
         c1 = time.process_time()
-        render.replay_webp([render.board_png(v, highlight=c, names=names) for v, c, _ in frames])
+        render.replay_webp([render.board_frame(v, highlight=c, names=names) for v, c, _ in frames])
         posts.append(c1 - c0)
         replays.append(time.process_time() - c1)
     print(
@@ -110,13 +110,13 @@ def whole_game() -> None:
 
 
 def replay_with_and_without_the_cache() -> None:
-    """The game-over replay as the bot makes it (`render.board_png` for the board after
+    """The game-over replay as the bot makes it (`render.board_frame` for the board after
     every turn, then `render.replay_webp`), of a 4-player game: every board drawn (an
     empty cache), then after the turn posts drew them (render.cache holds them)."""
     frames = [(v, cells) for v, cells, _ in _turn_frames(4, 7)]
 
     def animate() -> bytes:
-        return render.replay_webp([render.board_png(v, highlight=c) for v, c in frames])
+        return render.replay_webp([render.board_frame(v, highlight=c) for v, c in frames])
 
     timed = {}
     for label, posted in (("every board drawn", False), ("after the turn posts", True)):

@@ -7,6 +7,8 @@ bytes. The same view always gives the same bytes.
     score_png(view, outcome, names=...)      the final score sheet
     legend_png(messages)                     how to read the board, drawn by the board's code
     replay_webp(boards)                      the board turn by turn, an animated WebP
+    board_frame(view, highlight=..., names=...)   a board for replay_webp: the PNG a
+                                             turn post drew, or the drawing unencoded
 
 `names` maps a seat to the player's display name ("alice", an AI's name): the board's
 header chips, the score sheet's rows and winner line and the pyramid's title show it
@@ -32,11 +34,19 @@ functions themselves, which always draw, are the modules' own (`render.board.boa
 """
 
 from render.board import Preview
-from render.cache import board_png, market_png, pyramid_png, replay_webp, score_png
+from render.cache import (
+    board_frame,
+    board_png,
+    market_png,
+    pyramid_png,
+    replay_webp,
+    score_png,
+)
 from render.legend import legend_png
 
 __all__ = [
     "Preview",
+    "board_frame",
     "board_png",
     "legend_png",
     "market_png",

@@ -36,13 +36,13 @@ import pickle
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from typing import Any, ParamSpec
+from typing import Any, Generic, ParamSpec
 
 from PIL import Image
 
 from render import board, market, pyramid, replay, scoresheet
 from render.draw import _drawn as _recorded
-from render.draw import png_bytes
+from render.draw import paletted, png_bytes
 from render.words import ENGLISH, Translator
 from rules.view import View
 
@@ -79,6 +79,15 @@ class ImageCache:
             self._bytes = 0
             self.hits = self.misses = 0
 
+    def peek(self, key: Hashable) -> bytes | None:
+        """The image under `key` if it is held (counted as a hit), else None."""
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+                self.hits += 1
+            return found
+
     def get(self, key: Hashable, draw: Callable[[], bytes]) -> bytes:
         """The image under `key`, drawn by `draw` if it is not held."""
         with self._lock:
@@ -108,14 +117,21 @@ IMAGES = ImageCache()
 P = ParamSpec("P")
 
 
+class _Pickler(pickle.Pickler):
+    def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, Image.Image):  # its pixels would be pickled: no key
+            raise TypeError("an image is not a key")
+        return NotImplemented
+
+
 def digest(data: Any) -> bytes | None:
     """A digest of plain data (a view: dicts, lists, strings, numbers; names, cells, a
-    preview), or None when it cannot be pickled (such a call is drawn without the
-    cache). The pickle has no memo ("fast" mode), so it depends on the values alone,
-    not on which of them happen to be one object (a view read from JSON and the same
-    view built from the state give the same digest)."""
+    preview), or None when it cannot be pickled or holds an image (such a call is
+    drawn without the cache). The pickle has no memo ("fast" mode), so it depends on
+    the values alone, not on which of them happen to be one object (a view read from
+    JSON and the same view built from the state give the same digest)."""
     out = io.BytesIO()
-    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler = _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
     pickler.fast = True  # no memo: equal data, equal bytes (a cycle raises ValueError)
     try:
         pickler.dump(data)
@@ -124,33 +140,51 @@ def digest(data: Any) -> bytes | None:
     return hashlib.blake2b(out.getbuffer(), digest_size=20).digest()
 
 
-def drawn_once(draw: Callable[P, bytes]) -> Callable[P, bytes]:
+class DrawnOnce(Generic[P]):
     """`draw` behind `IMAGES`: the key is the function, a digest of its arguments by
     name (defaults filled in) and the language (`messages`, by its own hash). A call
-    whose arguments cannot be pickled (a generator of cells) or whose language is not
-    hashable is drawn every time; so is every call while texts are recorded."""
-    signature = inspect.signature(draw)
-    name = f"{draw.__module__}.{draw.__qualname__}"
+    whose arguments cannot be pickled (a generator of cells, an image) or whose
+    language is not hashable is drawn every time; so is every call while texts are
+    recorded."""
 
-    @functools.wraps(draw)
-    def cached(*args: P.args, **kwargs: P.kwargs) -> bytes:
+    def __init__(self, draw: Callable[P, bytes]) -> None:
+        self.draw = draw
+        self.signature = inspect.signature(draw)
+        self.name = f"{draw.__module__}.{draw.__qualname__}"
+        functools.update_wrapper(self, draw)
+
+    def key(self, *args: P.args, **kwargs: P.kwargs) -> Hashable | None:
+        """The call's key in `IMAGES`, or None if it is drawn every time."""
         if _recorded.get() is not None:
-            return draw(*args, **kwargs)
-        bound = signature.bind(*args, **kwargs)
+            return None
+        bound = self.signature.bind(*args, **kwargs)
         bound.apply_defaults()
         arguments = dict(bound.arguments)
         language = arguments.pop("messages", None)
         found = digest(arguments)
         if found is None:
-            return draw(*args, **kwargs)
-        key = (name, found, language)
+            return None
+        key = (self.name, found, language)
         try:
             hash(key)
         except TypeError:
-            return draw(*args, **kwargs)
-        return IMAGES.get(key, lambda: draw(*args, **kwargs))
+            return None
+        return key
 
-    return cached
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> bytes:
+        key = self.key(*args, **kwargs)
+        if key is None:
+            return self.draw(*args, **kwargs)
+        return IMAGES.get(key, lambda: self.draw(*args, **kwargs))
+
+    def held(self, *args: P.args, **kwargs: P.kwargs) -> bytes | None:
+        """The image of this call if `IMAGES` holds it (a hit), else None (not drawn)."""
+        key = self.key(*args, **kwargs)
+        return None if key is None else IMAGES.peek(key)
+
+
+def drawn_once(draw: Callable[P, bytes]) -> DrawnOnce[P]:
+    return DrawnOnce(draw)
 
 
 class _Drawing:
@@ -254,3 +288,21 @@ pyramid_png = drawn_once(pyramid.pyramid_png)
 market_png = drawn_once(market.market_png)
 score_png = drawn_once(scoresheet.score_png)
 replay_webp = drawn_once(replay.replay_webp)
+
+
+def board_frame(
+    view: View,
+    *,
+    highlight: Iterable[str] = (),
+    names: Mapping[int, str] | None = None,
+    messages: Translator = ENGLISH,
+) -> bytes | Image.Image:
+    """A frame of the replay (`replay_webp` takes either): the whole board's PNG bytes
+    if `IMAGES` holds them (the turn post drew them), else the board drawn in its PNG's
+    colours (`render.draw.paletted`), the very pixels the PNG would have, without
+    encoding a PNG to decode it again (a bot started again since, or a cache that
+    dropped the game's first turns)."""
+    held = board_png.held(view, highlight=highlight, names=names, messages=messages)
+    if held is not None:
+        return held
+    return paletted(board.board_image(view, highlight=highlight, names=names, messages=messages))

@@ -75,7 +75,7 @@ from bot.texts import (
     mention_users,
     who,
 )
-from render import Preview, board_png, pyramid_png, replay_webp, score_png
+from render import Preview, board_frame, board_png, pyramid_png, replay_webp, score_png
 from rules import asked
 from rules.actions import Action, Dig
 from rules.resources import RESOURCES
@@ -402,7 +402,7 @@ def animate(
     messages: Messages = ENGLISH,
 ) -> bytes:
     """The replay: the board after every turn, with that turn's cells outlined, in the
-    game's language."""
+    game's language (each board the turn post drew, or drawn for the replay alone)."""
     return replay_webp(
-        [board_png(v, highlight=cells, names=names, messages=messages) for v, cells in frames]
+        [board_frame(v, highlight=cells, names=names, messages=messages) for v, cells in frames]
     )

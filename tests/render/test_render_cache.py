@@ -6,6 +6,7 @@ texts are recorded every image is drawn."""
 from __future__ import annotations
 
 import copy
+import io
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
@@ -189,6 +190,23 @@ def test_a_board_keeps_few_drawings() -> None:
     with pytest.raises(RuntimeError):
         kept.get("d", failing)
     assert kept.get("d", lambda: made[0]) is made[0]  # a failed drawing is not kept
+
+
+def test_a_replay_frame_is_the_held_board_or_the_board_unencoded(images: ImageCache) -> None:
+    early, middle, end = _positions()
+    posted = render.board_png(middle.view, highlight=middle.highlight, names=NAMES)
+    frames = [
+        render.board_frame(p.view, highlight=p.highlight, names=NAMES) for p in (early, middle, end)
+    ]
+    assert frames[1] is posted  # the turn post's bytes
+    assert isinstance(frames[0], Image.Image) and isinstance(frames[2], Image.Image)
+    assert (images.hits, images.misses, len(images)) == (1, 1, 1)  # nothing drawn added
+    # the same pixels as the PNG: the same replay either way, and no key for images
+    boards = [draw_board(p.view, highlight=p.highlight, names=NAMES) for p in (early, middle, end)]
+    decoded = Image.open(io.BytesIO(boards[0]))
+    assert frames[0].convert("RGB").tobytes() == decoded.convert("RGB").tobytes()
+    assert render.replay_webp(frames) == draw_replay(boards)
+    assert image_cache.digest(frames) is None and len(images) == 1
 
 
 def test_an_unhashable_language_is_drawn_every_time(images: ImageCache) -> None:
