@@ -5,6 +5,7 @@ honor."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -22,6 +23,7 @@ from render.draw import (
     text_left,
     text_length,
 )
+from render.draw import _drawn as _recorded
 from render.theme import RGB
 from render.words import (
     ENGLISH,
@@ -101,7 +103,7 @@ def pyramid_image(
             if troll is None:
                 _empty_slot(d, x, y, slot, slot in open_slots, m)
             else:
-                _card(img, d, x, y, slot, troll, m)
+                _put_card(img, d, int(x), y, slot, troll, m)
     _storage(img, d, account, TITLE + 4 * (CARD_H + GAP), m)
     return img
 
@@ -166,6 +168,44 @@ def card_header(
         box=(right - level_w, top, right, bottom),
     )
     text_left(d, (left, mid), label, sizes[0], ink, box=(left, top, right - level_w - 8, bottom))
+
+
+def _put_card(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    slot: str,
+    troll: TrollView,
+    m: Translator,
+) -> None:
+    """A troll card at `x`, `y`, pasted from the card drawn once (`_card_tile`); drawn
+    in place while texts are recorded, or for a language that is not hashable."""
+    if _recorded.get() is None:
+        try:
+            tile, left, top = _card_tile(slot, troll["card"], tuple(troll["held"]), x, y, m)
+        except TypeError:  # an unhashable language
+            pass
+        else:
+            img.paste(tile, (left, top))
+            return
+    _card(img, d, x, y, slot, troll, m)
+
+
+@lru_cache(maxsize=64)  # about 5 MB
+def _card_tile(
+    slot: str, card: str, held: tuple[bool, ...], x: int, y: int, m: Translator
+) -> tuple[Image.Image, int, int]:
+    """A troll card drawn on the background around it (about 80 KB), and where the tile
+    goes: its corner an even number of pixels from the card's, so that every mark
+    rounds as it does drawn in place (Python rounds halves to even). The cards stand
+    GAP apart and nothing else is drawn within a few pixels of one, so pasting the
+    tile gives the pixels drawing the card in place gives."""
+    left, top = (x - 4) & ~1, (y - 4) & ~1
+    tile = Image.new("RGB", (x + CARD_W + 6 - left, y + CARD_H + 6 - top), theme.BACKGROUND)
+    troll: TrollView = {"card": card, "held": list(held)}
+    _card(tile, ImageDraw.Draw(tile), x - left, y - top, slot, troll, m)
+    return tile, left, top
 
 
 def _card(
