@@ -160,7 +160,7 @@ def test_a_board_and_its_close_up_are_drawn_once(
     # first one's drawing
     monkeypatch.setattr(image_cache, "IMAGES", ImageCache())
     monkeypatch.setattr(image_cache, "BOARDS", DrawnBoards())
-    started, draws = threading.Barrier(2), []
+    started, draws = threading.Barrier(2, timeout=30), []
     real = board.board_image
 
     def counted(*args: object, **kwargs: object) -> object:
