@@ -33,8 +33,10 @@ a fork of it that runs the same entry point as the command line would:
   (PR_SET_PDEATHSIG), and the server when the test worker dies or closes its end.
 
 What a fork does not give afresh: the imports themselves (module-level state after
-import is the same in every fresh interpreter) and the string hash seed (shared by the
-children of one server: only the order of iterating a set of strings could differ).
+import is the same in every fresh interpreter), the string hash seed (shared by the
+children of one server: only the order of iterating a set of strings could differ),
+and where the garbage collector keeps the imported objects (frozen by the server after
+a full collection: the child's collections skip them, and find no garbage there).
 The tests of the entry point itself (start-up lines, settings errors, `.env`, the token
 never logged, the command line's own output) keep a real `python -m bot` exec:
 tests/bot/process_harness.py says which use which.
@@ -358,7 +360,17 @@ def _serve(control_fd: int) -> None:
     sys.modules.pop("bot.__main__", None)
     with contextlib.suppress(AttributeError):
         delattr(sys.modules["bot"], "__main__")
+    # what the imports made, moved out of the collector's way (as Python's docs advise
+    # before forking): a child's collections, `settle_memory`'s full one at start-up
+    # among them, then skip it (about 60 ms each); the imports left no garbage to keep
     gc.collect()
+    # the generators to reseed in each child (once frozen, gc.get_objects() misses them)
+    generators = [
+        g
+        for g in gc.get_objects()
+        if type(g) is random.Random and g is not random._inst  # type: ignore[attr-defined]
+    ]
+    gc.freeze()
     control = socket.socket(fileno=control_fd)
     selector = selectors.DefaultSelector()
     selector.register(control, selectors.EVENT_READ)
@@ -404,7 +416,7 @@ def _serve(control_fd: int) -> None:
                     other.close()
                     os.close(pidfd_)
                 reply.close()
-                os._exit(_child(request, fds[1:], server))
+                os._exit(_child(request, fds[1:], server, generators))
             for fd in fds[1:]:
                 os.close(fd)
             pidfd = os.pidfd_open(pid)
@@ -416,7 +428,9 @@ def _serve(control_fd: int) -> None:
             selector.register(pidfd, selectors.EVENT_READ)
 
 
-def _child(request: dict[str, Any], stdio: list[int], server: int) -> int:
+def _child(
+    request: dict[str, Any], stdio: list[int], server: int, generators: list[random.Random]
+) -> int:
     """In the forked child: become `python *argv` and run it; the exit status."""
     try:
         die_with_parent()
@@ -432,9 +446,8 @@ def _child(request: dict[str, Any], stdio: list[int], server: int) -> int:
         os.environ.clear()
         os.environ.update(env)
         _stdio(unbuffered=bool(env.get("PYTHONUNBUFFERED")))
-        for generator in gc.get_objects():
-            if type(generator) is random.Random and generator is not random._inst:  # type: ignore[attr-defined]
-                generator.seed()
+        for generator in generators:
+            generator.seed()
         argv: list[str] = request["argv"]
         module = argv[1] if argv[0] == "-m" else None
         path0 = os.getcwd() if module else str(Path(argv[0]).resolve().parent)
