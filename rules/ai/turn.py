@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rules import engine, halls, steps, tunnels, workshops
 from rules.actions import (
@@ -103,6 +103,8 @@ class Ctx:
             valuer = make_valuer(state, self.hz, min(6, 2 + 2 * mine))
         self.valuer = valuer
         self._table = table
+        # actions found legal on a copy of this state (engine.apply took them)
+        self.tried: list[Action] = []
 
     @property
     def table(self) -> DigTable:
@@ -200,6 +202,7 @@ def choose_main(ctx: Ctx, rng: random.Random) -> Action | None:
             engine.apply(trial, ctx.seat, action)
         except RulesError:  # pragma: no cover - the table only lists legal digs
             continue
+        ctx.tried.append(action)
         after = Ctx(trial, ctx.seat)
         moves, _ = planned_gain(after.ob, trial.board.statues, after.carts())
         hall = max(0.0, best_hall(after)[0])
@@ -368,14 +371,33 @@ def _try(state: State, seat: int, actions: list[Action]) -> State | None:
     return trial
 
 
+def _extend(trial: State, seat: int, action: Action) -> State | None:
+    """`trial` (left as it was after its actions: nothing priced on it changes it)
+    with one more action, in place; None if it is refused."""
+    try:
+        engine.apply(trial, seat, action)
+    except RulesError:
+        return None
+    return trial
+
+
 def choose_step1(ctx: Ctx) -> Action | None:
     base = position_value(ctx)
     best: tuple[float, Action | None] = (base + STEP1_MARGIN, None)
+    # the last trial, with its actions, when a longer sequence may start with them (a
+    # workshop used once, twice...): it goes on from there instead of from a new copy
+    last: tuple[list[Action], State] | None = None
     for actions in step1_candidates(ctx):
-        trial = _try(ctx.state, ctx.seat, actions)
+        if last is not None and actions[:-1] == last[0]:
+            trial = _extend(last[1], ctx.seat, actions[-1])
+        else:
+            trial = _try(ctx.state, ctx.seat, actions)
+        last = None
         if trial is None:
             continue
-        _forget_revealed(ctx.state, trial)
+        ctx.tried.append(actions[0])
+        if not _forget_revealed(ctx.state, trial):
+            last = (actions, trial)
         margin = TRADE_MARGIN - STEP1_MARGIN if isinstance(actions[0], Trade) else 0.0
         if trial.board.next_id != ctx.state.board.next_id:
             after = Ctx(trial, ctx.seat)
@@ -387,14 +409,17 @@ def choose_step1(ctx: Ctx) -> Action | None:
     return best[1]
 
 
-def _forget_revealed(state: State, trial: State) -> None:
+def _forget_revealed(state: State, trial: State) -> bool:
     """A trial that drew a horde troll (Ceremony of Exaltation) must not let the
-    player see it: the refilled slot is left empty for pricing."""
+    player see it: the refilled slot is left empty for pricing. True if it did."""
+    forgot = False
     for row, trial_row in zip(state.horde, trial.horde, strict=True):
         for slot, trial_slot in zip(row, trial_row, strict=True):
             if slot.card != trial_slot.card:
                 trial_slot.card = None
                 trial_slot.bribes = []
+                forgot = True
+    return forgot
 
 
 # --- after the main action ---------------------------------------------------------------
@@ -455,6 +480,9 @@ class TurnPlayer:
 
     state: State
     seat: int
+    # the action `act` chose was taken by engine.apply on a copy of the state (no need
+    # to try it again)
+    verified: bool = field(default=False, init=False)
 
     def act(self, rng: random.Random) -> Action:
         state, seat = self.state, self.seat
@@ -462,9 +490,11 @@ class TurnPlayer:
         if steps.allows(state, seat, "recruit"):  # before the main action
             step1 = choose_step1(ctx)
             if step1 is not None:
+                self.verified = any(a is step1 for a in ctx.tried)
                 return step1
             main = choose_main(ctx, rng)
             if main is not None:
+                self.verified = any(a is main for a in ctx.tried)
                 return main
         if steps.allows(state, seat, "hall"):
             gain, hall = best_hall(ctx)
