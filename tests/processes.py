@@ -37,9 +37,13 @@ import is the same in every fresh interpreter), the string hash seed (shared by 
 children of one server: only the order of iterating a set of strings could differ),
 and where the garbage collector keeps the imported objects (frozen by the server after
 a full collection: the child's collections skip them, and find no garbage there).
-The tests of the entry point itself (start-up lines, settings errors, `.env`, the token
-never logged, the command line's own output) keep a real `python -m bot` exec:
-tests/bot/process_harness.py says which use which.
+Forked: the bot processes of test_bot_crash, test_bot_processes, test_bot_shards and
+test_fake_discord (tests/bot/process_harness.py, `fork=True`), the `check` and `backup`
+runs of test_check_repairs and test_service_integrity, and test_service_crash's
+worker. The tests of the entry point itself keep a real exec of `python -m bot`:
+start-up lines, settings errors, `.env`, the token or password never shown
+(test_bot_startup, test_bot_hosting, test_health, test_migrate's command line,
+test_architecture's `--help`).
 """
 
 from __future__ import annotations
