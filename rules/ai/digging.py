@@ -105,6 +105,7 @@ class DigTable:
 
     def __init__(self, state: State, seat: int, hz: Horizon, ob: OwnBoard) -> None:
         self.spots: list[Spot] = []
+        self._best: dict[Hashable, float | None] = {}
         self._build(state, seat, hz, ob)
         self.groups: dict[tuple[int, int, tuple[Resource, ...]], _Group] = {}
         for spot in self.spots:
@@ -208,13 +209,15 @@ class DigTable:
         for shape, variant, offs, hits in tunnels.placement_hits(state, seat):
             mark = variant.mark
             size = len(offs)
+            least = min(offs)
+            shape_mask = 0  # the cells at origin -least
+            for o in offs:
+                shape_mask |= 1 << (o - least)
             while hits:
                 low = hits & -hits
                 hits ^= low
                 origin = low.bit_length() - 1
-                mask = 0
-                for o in offs:
-                    mask |= 1 << (origin + o)
+                mask = shape_mask << (origin + least)
                 spread = spread_of(mask)
                 maxt = 0
                 cell_value = 0.0
@@ -340,7 +343,17 @@ class DigTable:
     def best_value(
         self, state: State, valuer: Valuer, counts: Counts, pedestals: Pedestals
     ) -> float | None:
-        """The value of the best affordable dig (None if there is none)."""
+        """The value of the best affordable dig (None if there is none); kept per
+        valuer, holdings and turn flags (what it reads besides the table)."""
+        key = (valuer, counts, pedestals, tuple(state.turn_flags()))
+        if key in self._best:
+            return self._best[key]
+        best = self._best[key] = self._best_value(state, valuer, counts, pedestals)
+        return best
+
+    def _best_value(
+        self, state: State, valuer: Valuer, counts: Counts, pedestals: Pedestals
+    ) -> float | None:
         free_rubble = tunnels.FLAG_FREE_RUBBLE in state.turn_flags()
         hammers = counts[_HAMMER]
         held = [c.value for c, n in zip(STATUE_CLANS, pedestals, strict=True) if n > 0]
