@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import shutil
 import sqlite3
 import time
 from collections.abc import Callable
@@ -91,8 +92,24 @@ async def arrives(check: Callable[[], Any], fake: FakeDiscord) -> bool:
 
 
 def undelivered(db: Path) -> int:
-    """The owed messages the database still holds undelivered (read-only)."""
+    """The owed messages the database still holds undelivered (read-only, beside the
+    running bot)."""
     with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as reader:
+        (count,) = reader.execute(
+            "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL"
+        ).fetchone()
+    return int(count)
+
+
+def left_undelivered(db: Path, scratch: Path) -> int:
+    """`undelivered` of the database as the killed process left it, read from a copy
+    (the file and its write-ahead log): opening the file itself would recover its log
+    index, and the restarted bot must find it as the crash left it."""
+    scratch.mkdir()
+    for part in (db, db.with_name(db.name + "-wal")):
+        if part.exists():
+            shutil.copyfile(part, scratch / part.name)
+    with contextlib.closing(sqlite3.connect(scratch / db.name)) as reader:
         (count,) = reader.execute(
             "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL"
         ).fetchone()
@@ -222,7 +239,7 @@ async def test_a_crash_mid_delivery_delivers_everything_once(
         assert len(turn_posts(fake, thread)) == (1 if store_first else 0)
         if down_past_window:
             fake.advance(fake.nonce_window + 60)  # still within the token's 15 minutes
-        assert undelivered(db), "the killed process left nothing owed"
+        assert left_undelivered(db, tmp_path / "copy"), "the killed process left nothing owed"
 
         await bot.start()
 
@@ -315,7 +332,7 @@ async def test_a_crash_after_the_last_answer_delivers_the_game_over_post_once(
         assert len(game_over_posts(fake, thread)) == (1 if store_first else 0)
         if down_past_window:
             fake.advance(fake.nonce_window + 60)
-        assert undelivered(db), "the killed process left nothing owed"
+        assert left_undelivered(db, tmp_path / "copy"), "the killed process left nothing owed"
 
         await bot.start()
         if not await arrives(lambda: game_over_posts(fake, thread), fake):
