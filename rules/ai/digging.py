@@ -13,6 +13,7 @@ spell or a workshop use.
 
 from __future__ import annotations
 
+import threading
 from collections import Counter, OrderedDict
 from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -391,6 +392,7 @@ class DigTable:
 # the tables of the last positions asked about, by everything a table reads
 TABLE_CACHE_SIZE = 32
 _tables: OrderedDict[Hashable, tuple[DigTable, object, object]] = OrderedDict()
+_tables_lock = threading.Lock()
 
 
 def table_key(state: State, seat: int, hz: Horizon) -> Hashable:
@@ -424,14 +426,16 @@ def dig_table(state: State, seat: int, hz: Horizon, ob: OwnBoard) -> DigTable:
     the last positions that had the same board, supply, seat and horizon (the table is
     never changed once built)."""
     key = table_key(state, seat, hz)
-    kept = _tables.get(key)
-    if kept is not None:
-        _tables.move_to_end(key)
-        return kept[0]
+    with _tables_lock:  # the bot asks the AI from several threads
+        kept = _tables.get(key)
+        if kept is not None:
+            _tables.move_to_end(key)
+            return kept[0]
     table = DigTable(state, seat, hz, ob)
-    _tables[key] = (table, geo(state), load_content())
-    if len(_tables) > TABLE_CACHE_SIZE:
-        _tables.popitem(last=False)
+    with _tables_lock:
+        _tables[key] = (table, geo(state), load_content())
+        if len(_tables) > TABLE_CACHE_SIZE:
+            _tables.popitem(last=False)
     return table
 
 
