@@ -4,11 +4,16 @@ tables those playouts are played at."""
 
 from __future__ import annotations
 
-from rules.actions import PYRAMID_SLOTS
+import json
+from collections import Counter
+
+from rules.actions import PYRAMID_SLOTS, Action
 from rules.content import load_content
+from rules.game import Game, game_from_record
 from rules.mountain import geo, networks
 from rules.pyramid import below
-from rules.state import State
+from rules.selfplay import play_random_game
+from rules.state import GameConfig, State
 
 # a playout checks every state it passes (tens of thousands in the suite): what these
 # checks look up is worked out once
@@ -112,3 +117,31 @@ def check_board(state: State) -> None:
     assert taken == laid + state.board.lost_pedestals
     for tile in content.tunnels:
         assert 0 <= state.tunnels_left[tile.id] <= tile.count
+
+
+def checked_random_playout(config: GameConfig, seed: int) -> Game:
+    """A seeded game of random legal actions to its end, every invariant checked after
+    every action, the score sheet adding up, and the record replayed to the identical
+    state (tests/rules/test_playouts.py; scripts/playouts.py plays many more)."""
+    seen: Counter[str] = Counter()
+
+    def check(state: State, seat: int, action: Action) -> None:
+        seen[type(action).__name__] += 1
+        check_invariants(state)
+
+    game = play_random_game(config, seed, on_action=check)
+    assert game.state.phase == "over"
+    outcome = game.outcome
+    assert outcome is not None
+    for line, account in zip(outcome.breakdowns, game.state.accounts, strict=True):
+        assert line.tunnels + line.spells == account.tunnel_honor + account.spell_honor
+        assert line.total == sum(
+            getattr(line, k)
+            for k in ("tunnels", "spells", "coronation", "pedestals", "sets", "halls", "statues")
+        )
+    assert seen["Recruit"] > 0 and seen["EndTurn"] > 0
+    # the record replays to the identical state
+    record = json.loads(json.dumps(game.record()))
+    replayed = game_from_record(record)
+    assert replayed.state.to_json() == game.state.to_json()
+    return game

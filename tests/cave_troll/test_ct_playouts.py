@@ -1,4 +1,4 @@
-"""Seeded random games of 2, 3 and 4 players to the end (100 seeds each), every
+"""Seeded random games of 2, 3 and 4 players to the end (40 seeds each), every
 invariant checked after every action, and every record replayed, each action checked,
 to the identical state. (`scripts/cave_troll_balance.py --check 500` plays 500 seeds.)"""
 
@@ -15,7 +15,7 @@ from cave_troll.game import game_from_record
 from cave_troll.selfplay import play_game
 from cave_troll.state import State, make_config
 
-SEEDS = 100
+SEEDS = 40
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -4,17 +4,18 @@ every record replayed to the identical state (the invariants: tests/invariants.p
 from __future__ import annotations
 
 import json
-from collections import Counter
 
 import pytest
-from invariants import MODES, check_invariants
+from invariants import MODES, checked_random_playout
 
 from rules.actions import Action
-from rules.game import game_from_record
 from rules.selfplay import play_random_game
 from rules.state import GameConfig, State, make_config
+from scripts import playouts
 
-GAMES_PER_MODE = 50
+# 20 seeds a table here (six tables: 120 games, about 30,000 actions each checked);
+# `python -m scripts.playouts --games 500` plays the same checks over many more
+GAMES_PER_MODE = 20
 
 
 @pytest.mark.parametrize("mode", sorted(MODES))
@@ -23,35 +24,7 @@ def test_random_playouts_reach_the_end_and_replay_identically(mode: str, block: 
     config = make_config(**MODES[mode])
     per_block = GAMES_PER_MODE // 5
     for seed in range(block * per_block, (block + 1) * per_block):
-        seen: Counter[str] = Counter()
-
-        def check(state: State, seat: int, action: Action, seen: Counter[str] = seen) -> None:
-            seen[type(action).__name__] += 1
-            check_invariants(state)
-
-        game = play_random_game(config, seed, on_action=check)
-        assert game.state.phase == "over"
-        outcome = game.outcome
-        assert outcome is not None
-        for line, account in zip(outcome.breakdowns, game.state.accounts, strict=True):
-            assert line.tunnels + line.spells == account.tunnel_honor + account.spell_honor
-            assert line.total == sum(
-                getattr(line, k)
-                for k in (
-                    "tunnels",
-                    "spells",
-                    "coronation",
-                    "pedestals",
-                    "sets",
-                    "halls",
-                    "statues",
-                )
-            )
-        assert seen["Recruit"] > 0 and seen["EndTurn"] > 0
-        # the record replays to the identical state
-        record = json.loads(json.dumps(game.record()))
-        replayed = game_from_record(record)
-        assert replayed.state.to_json() == game.state.to_json()
+        checked_random_playout(config, seed)
 
 
 def test_state_json_round_trip_is_unchanged_at_every_step() -> None:
@@ -73,3 +46,12 @@ def test_same_config_seed_and_actions_give_the_same_state() -> None:
     assert a.state.to_json() == b.state.to_json()
     c = play_random_game(config, 4)
     assert c.record() != a.record()
+
+
+def test_the_playouts_script_plays_the_same_checks_and_says_what_it_played(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert playouts.main(["--games", "2", "--mode", "2p-winter", "--first", "7"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("2p-winter: 2 games to the end (seeds 7-8), ")
+    assert "every record replayed to the same state" in out and "all held" in out
