@@ -79,22 +79,25 @@ class ImageCache:
             self._bytes = 0
             self.hits = self.misses = 0
 
+    def _held(self, key: Hashable) -> bytes | None:
+        """The image under `key` if it is held (counted as a hit), else None; called
+        with the lock held."""
+        found = self._items.get(key)
+        if found is not None:
+            self._items.move_to_end(key)
+            self.hits += 1
+        return found
+
     def peek(self, key: Hashable) -> bytes | None:
         """The image under `key` if it is held (counted as a hit), else None."""
         with self._lock:
-            found = self._items.get(key)
-            if found is not None:
-                self._items.move_to_end(key)
-                self.hits += 1
-            return found
+            return self._held(key)
 
     def get(self, key: Hashable, draw: Callable[[], bytes]) -> bytes:
         """The image under `key`, drawn by `draw` if it is not held."""
         with self._lock:
-            found = self._items.get(key)
+            found = self._held(key)
             if found is not None:
-                self._items.move_to_end(key)
-                self.hits += 1
                 return found
             self.misses += 1
         made = draw()
