@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -159,6 +159,8 @@ class SpellSlot:
 
 @dataclass
 class PedestalToken:
+    """A pedestal token won (never changed once won: copies of a state share it)."""
+
     tier: int
     clan: str
     value: int
@@ -203,7 +205,9 @@ class Turn:
 @dataclass
 class Piece:
     """Something laid on the mountain that can be part of a network: a gate, a tunnel
-    (a tile, or the part of one left uncovered by a great hall) or a great hall."""
+    (a tile, or the part of one left uncovered by a great hall) or a great hall.
+    Never changed once laid (a great hall lays new pieces for what it leaves of the
+    tunnels it covers): copies of a state share their pieces."""
 
     id: int
     kind: Literal["gate", "tunnel", "hall"]
@@ -232,6 +236,11 @@ class Board:
     def gates(self) -> dict[str, int]:
         """Start point -> seat, for every gate placed."""
         return {p.name: p.seat for p in self.pieces if p.kind == "gate"}
+
+
+# how many fields a board has (its `__dict__` holds more once something was worked out
+# from its pieces and kept with it)
+_BOARD_FIELDS = len(fields(Board))
 
 
 @dataclass
@@ -343,68 +352,82 @@ class State:
         )
 
     def clone(self) -> State:
-        """A deep copy (fast: it knows the shape of the state, and `_copy` copies its
-        small dataclasses without `dataclasses.replace`'s checks)."""
+        """A copy that the engine may change without changing this state: every list,
+        dict and dataclass an action changes is copied, and what no action changes in
+        place is shared (fast: it knows the shape of the state). Shared: the config,
+        the board's pieces (a piece is never changed once laid: a great hall lays new
+        ones for the parts of tunnels it leaves uncovered), the pedestal tokens won,
+        and what was worked out from the pieces and kept with the board (its networks,
+        geometry and `board_memo` values, which depend on the pieces alone)."""
+        board = self.board
+        new_board = Board(
+            list(board.pieces),
+            dict(board.statues),
+            dict(board.workshops),
+            board.next_id,
+            board.lost_pedestals,
+        )
+        kept = board.__dict__
+        if len(kept) > _BOARD_FIELDS:
+            # the values worked out from the pieces (`rules.mountain`: `_networks`,
+            # `_geometry`), kept with the board beside its fields
+            new_board.__dict__.update({k: v for k, v in kept.items() if k[0] == "_"})
+        turn = self.turn
         return State(
-            config=self.config,
-            seed=self.seed,
-            phase=self.phase,
-            players=[
-                _copy(
-                    p,
-                    pyramid={k: _copy(t, held=list(t.held)) for k, t in p.pyramid.items()},
-                    draft_deck=list(p.draft_deck),
-                    draft_hand=list(p.draft_hand),
+            self.config,
+            self.seed,
+            self.phase,
+            [
+                Player(
+                    p.seat,
+                    p.colour,
+                    p.team,
+                    p.account,
+                    {k: Troll(t.card, list(t.held)) for k, t in p.pyramid.items()},
+                    p.recruited_levels,
+                    list(p.draft_deck),
+                    list(p.draft_hand),
                 )
                 for p in self.players
             ],
-            accounts=[
-                _copy(
-                    a,
-                    storage=dict(a.storage),
-                    pedestals=dict(a.pedestals),
-                    tokens=[_copy(t) for t in a.tokens],
-                    coronation=list(a.coronation),
+            [
+                Account(
+                    dict(a.storage),
+                    dict(a.pedestals),
+                    list(a.tokens),
+                    list(a.coronation),
+                    a.tunnel_honor,
+                    a.spell_honor,
                 )
                 for a in self.accounts
             ],
-            horde=[[_copy(h, bribes=list(h.bribes)) for h in row] for row in self.horde],
-            decks=[list(d) for d in self.decks],
-            bag=list(self.bag),
-            spellbook=[_copy(s) for s in self.spellbook],
-            spell_deck=list(self.spell_deck),
-            workshop_supply=list(self.workshop_supply),
-            coronation_left=list(self.coronation_left),
-            pedestal_track=dict(self.pedestal_track),
-            tunnels_left=dict(self.tunnels_left),
-            halls_left=list(self.halls_left),
-            # a new Board: what is worked out from the board (its networks, whose pieces
-            # are the original's) is kept in the board's __dict__ and not copied
-            board=Board(
-                pieces=[_copy(p, cells=list(p.cells)) for p in self.board.pieces],
-                statues=dict(self.board.statues),
-                workshops=dict(self.board.workshops),
-                next_id=self.board.next_id,
-                lost_pedestals=self.board.lost_pedestals,
+            [[HordeSlot(h.card, list(h.bribes), h.pedestal) for h in row] for row in self.horde],
+            [list(d) for d in self.decks],
+            list(self.bag),
+            [SpellSlot(s.spell, s.runes) for s in self.spellbook],
+            list(self.spell_deck),
+            list(self.workshop_supply),
+            list(self.coronation_left),
+            dict(self.pedestal_track),
+            dict(self.tunnels_left),
+            list(self.halls_left),
+            new_board,
+            None
+            if turn is None
+            else Turn(
+                turn.seat,
+                turn.step,
+                turn.spell_cast,
+                turn.workshop,
+                turn.workshop_uses,
+                turn.main_done,
+                list(turn.flags),
+                turn.undo_floor,
             ),
-            turn=None if self.turn is None else _copy(self.turn, flags=list(self.turn.flags)),
-            gate_seat=self.gate_seat,
-            final_turns=self.final_turns,
-            n_actions=self.n_actions,
+            self.gate_seat,
+            self.final_turns,
+            self.n_actions,
         )
-
-
-_D = TypeVar("_D")
-
-
-def _copy(obj: _D, **changes: Any) -> _D:
-    """A shallow copy of one of the state's dataclasses (plain ones: no slots, no
-    `__post_init__`) with `changes` set: `dataclasses.replace` without its checks and
-    its call of `__init__`."""
-    new: Any = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    new.__dict__.update(changes)
-    return cast(_D, new)
 
 
 # the values a state holds besides its dataclasses, lists and dicts: kept as they are
