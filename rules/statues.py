@@ -5,6 +5,7 @@ Ritual turns one into honor. (The heuristic player's view of statues is
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator
 
 from rules.actions import MoveStatue, Pay, Payment
@@ -114,7 +115,7 @@ class StatueWalks:
     cells `statue_moves` gives in reading order. A sequence that counts the paths
     without making them, so a random one is picked by its index."""
 
-    __slots__ = ("_counts", "_groups", "_roots", "g", "moves", "state")
+    __slots__ = ("_groups", "_nodes", "_roots", "_steps_of", "g", "moves", "state")
 
     def __init__(self, state: State, seat: int, moves: int) -> None:
         self.state = state
@@ -126,26 +127,42 @@ class StatueWalks:
             (self.g.bits[cell], statues & ~(1 << self.g.bits[cell]))
             for cell in movable_statues(state, seat)
         ]
-        self._counts: dict[tuple[int, int, int], int] = {}
+        self._steps_of: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._nodes: dict[tuple[int, int, int], tuple[tuple[int, ...], list[int]]] = {}
         self._groups = Groups(self._paths(b, others, moves) for b, others in self._roots)
 
-    def _steps(self, b: int, others: int) -> int:
-        """Where one move takes the statue on bit `b` (its own cell aside)."""
-        pid = networks(self.state).cell_piece[self.g.names[b]]
-        return piece_reach(self.state, pid) & ~others & ~(1 << b)
+    def _steps(self, b: int, others: int) -> tuple[int, ...]:
+        """Where one move takes the statue on bit `b` (its own cell aside), in order."""
+        key = (b, others)
+        found = self._steps_of.get(key)
+        if found is None:
+            pid = networks(self.state).cell_piece[self.g.names[b]]
+            reach = piece_reach(self.state, pid) & ~others & ~(1 << b)
+            found = self._steps_of[key] = tuple(bits(reach))
+        return found
 
-    def _paths(self, b: int, others: int, moves: int) -> int:
-        """The paths of 1 to `moves` steps from bit `b`."""
+    def _node(self, b: int, others: int, moves: int) -> tuple[tuple[int, ...], list[int]]:
+        """The steps from bit `b` and where the paths starting with each end (the paths
+        of 1 to `moves` steps from `b`, counted cumulatively: a step, then the paths
+        going on from it)."""
         key = (b, others, moves)
-        n = self._counts.get(key)
-        if n is None:
+        node = self._nodes.get(key)
+        if node is None:
+            tos = self._steps(b, others)
+            ends: list[int] = []
             n = 0
-            for to in bits(self._steps(b, others)):
+            for to in tos:
                 n += 1
                 if moves > 1:
                     n += self._paths(to, others, moves - 1)
-            self._counts[key] = n
-        return n
+                ends.append(n)
+            node = self._nodes[key] = (tos, ends)
+        return node
+
+    def _paths(self, b: int, others: int, moves: int) -> int:
+        """The paths of 1 to `moves` steps from bit `b`."""
+        ends = self._node(b, others, moves)[1]
+        return ends[-1] if ends else 0
 
     def __len__(self) -> int:
         return self._groups.total
@@ -157,19 +174,16 @@ class StatueWalks:
         path: list[str] = []
         moves = self.moves
         while True:  # down the tree of paths: each step, then the paths going on from it
-            for to in bits(self._steps(b, others)):
-                step = f"{names[b]}>{names[to]}"
-                if not k:
-                    return (*path, step)
-                k -= 1
-                below = self._paths(to, others, moves - 1) if moves > 1 else 0
-                if k < below:
-                    path.append(step)
-                    b, moves = to, moves - 1
-                    break
-                k -= below
-            else:  # pragma: no cover - the counts say the k-th path is below
-                raise AssertionError("unreachable")
+            tos, ends = self._node(b, others, moves)
+            j = bisect_right(ends, k)
+            if j:
+                k -= ends[j - 1]
+            to = tos[j]
+            path.append(f"{names[b]}>{names[to]}")
+            if not k:
+                return tuple(path)
+            k -= 1
+            b, moves = to, moves - 1
 
     def __iter__(self) -> Iterator[tuple[str, ...]]:
         for b, others in self._roots:
@@ -179,7 +193,7 @@ class StatueWalks:
         self, b: int, others: int, moves: int, path: tuple[str, ...]
     ) -> Iterator[tuple[str, ...]]:
         names = self.g.names
-        for to in bits(self._steps(b, others)):
+        for to in self._steps(b, others):
             step = (*path, f"{names[b]}>{names[to]}")
             yield step
             if moves > 1:
