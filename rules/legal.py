@@ -13,7 +13,7 @@ within a kind, from the module of its rule.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
@@ -32,7 +32,7 @@ from rules.actions import (
 )
 from rules.content import load_content
 from rules.errors import RulesError
-from rules.indexed import Bundles, Chained, Indexed
+from rules.indexed import Bundles, Chained, Indexed, bits
 from rules.mountain import geo
 from rules.payment import owned_counts
 from rules.resources import RESOURCES, RUNE, Clan, Resource
@@ -450,19 +450,40 @@ class DigChoice:
     hammers: int  # what its rubble costs on top of the minerals
 
 
-def dig_choices(state: State, seat: int, *, by_spell: bool = False) -> Iterator[DigChoice]:
+def dig_choices(
+    state: State, seat: int, *, by_spell: bool = False, shape: str | None = None
+) -> Iterator[DigChoice]:
     """Every placement `dig_actions` would list (those the player can pay for), in
     the same order, without enumerating pedestals and workshops. `by_spell`: the
-    placements a dig spell may take (any time it may be cast: see `spell_casts`)."""
+    placements a dig spell may take (any time it may be cast: see `spell_casts`).
+    `shape`: only the placements of that tile, the others not even made (what
+    autocomplete asks once a dig's tile is typed)."""
     if not by_spell and not steps.allows(state, seat, "dig"):
         return
     counts = owned_counts(state, seat)
     if not tunnels.has_minerals_for_a_tunnel(state, seat, counts):
         return
     # the placements with an affordable mineral, made without the others
-    for p in tunnels.PayablePlacements(state, seat, counts):
+    payable: Iterable[tunnels.Placement]
+    if shape is None:
+        payable = tunnels.PayablePlacements(state, seat, counts)
+    else:
+        payable = _payable_of_shape(state, seat, counts, shape)
+    for p in payable:
         minerals = tunnels.affordable(state, seat, p, counts)
         yield DigChoice(p, tuple(minerals), dig_hammers(state, p))
+
+
+def _payable_of_shape(
+    state: State, seat: int, counts: Counter[Resource], shape: str
+) -> Iterator[tunnels.Placement]:
+    """The placements of one tile among `tunnels.PayablePlacements`, in its order (that
+    of `tunnels.payable_hits`), the other tiles' orientations skipped unmade."""
+    g = geo(state)
+    for tile, variant, offs, origins in tunnels.payable_hits(state, seat, counts):
+        if tile == shape:
+            for origin in bits(origins):
+                yield tunnels.make_placement(g, tile, variant, offs, origin)
 
 
 def dig_hammers(state: State, p: tunnels.Placement) -> int:

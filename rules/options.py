@@ -81,6 +81,12 @@ class Asking:
         """The placements the seat may dig now and pay for."""
         return list(dig_choices(self.state, self.seat))
 
+    def digs_of(self, shape: str | None) -> Iterable[DigChoice]:
+        """`digs`, or only those of one tile (the others not made)."""
+        if shape is None:
+            return self.digs
+        return dig_choices(self.state, self.seat, shape=shape)
+
     def typed(self, option: str) -> str | None:
         """What was typed in an option of the command (None if nothing)."""
         value = self.options.get(option)
@@ -167,7 +173,9 @@ def any_action(asking: Asking) -> Iterator[Action | DigOffer]:
 
 def _kind_stream(asking: Asking, kind: str) -> Iterator[Action | DigOffer]:
     if kind == "dig":
-        yield from dig_offers([DigPlace(asking.state, asking.seat, c) for c in asking.digs])
+        # lazily: the caller takes a few of thousands
+        choices = dig_choices(asking.state, asking.seat)
+        yield from dig_offers(DigPlace(asking.state, asking.seat, c) for c in choices)
         return
     yield from iter_legal_actions(asking.state, asking.seat, kind)
 
@@ -339,7 +347,17 @@ class DigPlace:
 
 def dig_places(asking: Asking, option: str) -> list[DigPlace]:
     """The placements that agree with what was typed in `/mk dig`'s other options."""
-    places = (DigPlace(asking.state, asking.seat, c) for c in asking.digs)
+    # `consistent` keeps only placements of the typed tile, for every option after the
+    # tile, and of the typed cells for every option after the cells (agreeing with all
+    # the others or only with those before): the others are not even made
+    at = DIG.index(option)
+    shape = asking.typed("tile") if at > DIG.index("tile") else None
+    cells = asking.typed("cells") if at > DIG.index("cells") else None
+    places: Iterable[DigPlace] = (
+        DigPlace(asking.state, asking.seat, c) for c in asking.digs_of(shape)
+    )
+    if cells is not None:
+        places = (p for p in places if p.cells == cells)
     return consistent(asking, option, DIG, places)
 
 
@@ -463,17 +481,20 @@ class DigOffer(NamedTuple):
         return self.place.cost((self.mineral,))
 
 
-def dig_offers(places: Sequence[DigPlace]) -> Iterator[DigOffer]:
+def dig_offers(places: Iterable[DigPlace]) -> Iterator[DigOffer]:
     """Legal digs, the plainest first: each placement with each mineral, then with each
-    pedestal, then establishing each one workshop."""
+    pedestal, then establishing each one workshop. The placements are taken as the
+    plain digs reach them (a caller that wants a few digs makes a few placements)."""
+    taken: list[DigPlace] = []
     for place in places:
+        taken.append(place)
         for m in place.choice.minerals:
             yield DigOffer(place, m)
-    for place in places:
+    for place in taken:
         for m in place.choice.minerals:
             for clan in place.pedestals:
                 yield DigOffer(place, m, pedestal=clan)
-    for place in places:
+    for place in taken:
         for m in place.choice.minerals:
             for workshop in place.workshops:
                 yield DigOffer(place, m, workshop=workshop)
@@ -534,7 +555,7 @@ def spell_choices(asking: Asking) -> Iterator[CastChoice]:
             return
         state = asking.state
         choices = dig_choices(state, asking.seat, by_spell=True)
-        for dig in dig_offers([DigPlace(state, asking.seat, c) for c in choices]):
+        for dig in dig_offers(DigPlace(state, asking.seat, c) for c in choices):
             yield CastChoice(dig.words, dig, dig_spell=True)
         yield CastChoice(NONE, None, dig_spell=True)
         return
