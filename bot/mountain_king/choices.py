@@ -23,7 +23,7 @@ from discord import app_commands
 
 from bot.client import MountainBot, reader
 from bot.i18n.catalogue import ENGLISH, Messages
-from bot.mountain_king.seated import seated
+from bot.mountain_king.seated import seated_state
 from bot.offers import Choice, offer
 from bot.service import ServiceError
 from bot.words import either_in, listed_in
@@ -61,11 +61,12 @@ class Legal(app_commands.Transformer[MountainBot]):
         self, interaction: discord.Interaction[MountainBot], value: int | float | str, /
     ) -> list[Choice]:
         try:
-            _, state, seat = await seated(interaction.client, interaction)
+            found = await seated_state(interaction.client, interaction)
         except (ServiceError, RulesError):
             return []
-        if not may_act(state, seat):
+        if found is None or not may_act(*found):
             return []
+        state, seat = found
         typed = typed_options(interaction.namespace)
         asking = Asking(state, seat, self.kind, typed, str(value))
         return offer(self.source(asking, reader(interaction)), str(value))

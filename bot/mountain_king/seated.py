@@ -23,3 +23,21 @@ async def seated(
     if loaded.state is None:
         raise ServiceError(NOT_STARTED)
     return game, loaded.state, seat.seat
+
+
+async def seated_state(
+    bot: MountainBot, interaction: discord.Interaction[MountainBot]
+) -> tuple[State, int] | None:
+    """The state of the game here and the user's seat, or None where `seated` refuses
+    (autocomplete answers a refusal with nothing, at each key the player types), with
+    less asked of the store: the game's id, then the game with its seats and its state
+    (`seated` reads the game and its seats once more, to word its refusals). Raises
+    `ServiceError` as `seated` does outside a game's thread and for a game that does
+    not load."""
+    loaded = await bot.service.load(await bot.game_id(interaction))
+    user = interaction.user.id
+    seat = next((s.seat for s in loaded.seats if s.controller_id == user), None)
+    # no seat, not started, or another game's thread (`bot.game` refuses it)
+    if seat is None or not isinstance(loaded.state, State):
+        return None
+    return loaded.state, seat
