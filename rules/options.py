@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import NamedTuple, Protocol, TypeVar
 
 from rules import tunnels
@@ -612,12 +612,19 @@ TRADE = ("give", "get")
 
 def trade_gives(asking: Asking) -> Iterator[str]:
     rows = (
-        Row(give=format_bundle(a.give), get=a.get.value)
+        Row(give=_bundle_text(a.give), get=a.get.value)
         for a in asking.actions
         if isinstance(a, Trade)
     )
     gives = dict.fromkeys(r["give"] for r in consistent(asking, "give", TRADE, rows))
     return (g for g in gives if g is not None)
+
+
+@lru_cache(maxsize=4096)
+def _bundle_text(give: tuple[Resource, ...]) -> str:
+    """`format_bundle`, written once for each of the few hundred bundles a trade may
+    give (the trades' listing repeats each for every resource it may get)."""
+    return format_bundle(give)
 
 
 HALL = ("hall", "cells")
