@@ -315,8 +315,22 @@ class WorkshopPlans:
         return tuple(plan)
 
     def __iter__(self) -> Iterator[tuple[tuple[str, str], ...]]:
-        for k in range(len(self)):
-            yield self[k]
+        return self._plans(0, self._left, ())
+
+    def _plans(
+        self, i: int, left: tuple[int, ...], plan: tuple[tuple[str, str], ...]
+    ) -> Iterator[tuple[tuple[str, str], ...]]:
+        """The plans for `sites[i:]` after `plan`, in the order of the indices."""
+        if i == len(self.sites):
+            yield plan
+            return
+        yield from self._plans(i + 1, left, plan)  # this site left empty first
+        if self._open[i]:
+            site = self.sites[i]
+            for w, have in enumerate(left):
+                if have > 0:
+                    taken = (*left[:w], have - 1, *left[w + 1 :])
+                    yield from self._plans(i + 1, taken, (*plan, (site, self._names[w])))
 
 
 # --- the dig -----------------------------------------------------------------------------
