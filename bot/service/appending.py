@@ -15,7 +15,7 @@ from bot.service.away import come_back
 from bot.service.clock import with_deadlines
 from bot.service.decisions import first_reminder, with_deadline
 from bot.service.errors import GameMovedOnError
-from bot.service.loading import Loaded, appended, corrupt, storage_full
+from bot.service.loading import Loaded, appended, corrupt, storage_full, stored_state
 from bot.service.notifications import waiting_rows
 from bot.service.outbox import Fresh, Owed
 from bot.service.protocol import A, GameRules, S, StoryData
@@ -160,10 +160,11 @@ async def append(
     interaction = None
     if interaction_id is not None:
         interaction = InteractionRecord(interaction_id, game.id, seq, result.to_json(), now)
+    snapshot = SnapshotRecord(game.id, seq, rules.state_to_json(commit.after))
     try:
         ids = await store.append_action(
             entry,
-            SnapshotRecord(game.id, seq, rules.state_to_json(commit.after)),
+            snapshot,
             interaction=interaction,
             status="over" if over else None,
             waiting=waiting,
@@ -183,6 +184,8 @@ async def append(
     except WriteFaultError as exc:  # no room (or no permission): nothing stored
         raise storage_full(game.id, exc) from exc
     appended(store, entry)
+    # the next load of this version copies the state instead of reading it back
+    stored_state(store, rules, entry, snapshot, commit.after)
     if commit.user_id is not None and commit.seat.away is not None:
         # acting in a game ends the player's away at once
         await come_back(store, lambda: now, commit.user_id)

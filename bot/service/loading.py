@@ -10,6 +10,14 @@ reading an entry, quiet machine or busy); at each later load, the entries added 
 short read after a move, none while the game stands still). An entry edited after
 this process verified it is found by the next process's first load, by `python -m bot
 check` and by the start-up sample, not by this process's later loads.
+
+The state a load rebuilt, and the state an act of this process stored, is kept (per
+store, the last version of each of the most recent games: `_STATES`) under what the
+store holds of that version: the snapshot's digest (its seq, chain value and state
+text) and the log's last entry after it (seq and chain value). A load still reads the
+game's row and checks it as above; only when the row names that very version is the
+state copied instead of read back from its JSON and replayed. Another process's move,
+a rewritten snapshot or an undo changes what the row names, and the state is rebuilt.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from __future__ import annotations
 import json
 import logging
 import weakref
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic
@@ -55,6 +64,15 @@ log = logging.getLogger(__name__)
 _VERIFIED: weakref.WeakKeyDictionary[Store, dict[int, tuple[int, str]]] = (
     weakref.WeakKeyDictionary()
 )
+
+# per store, the state of the latest version of each game this process loaded or
+# stored, under its `StateKey`, the most recently used games last; at most `KEPT_STATES`
+# games (a state is tens of kilobytes)
+StateKey = tuple[str, str, int, str]
+_STATES: weakref.WeakKeyDictionary[Store, OrderedDict[int, tuple[StateKey, Any]]] = (
+    weakref.WeakKeyDictionary()
+)
+KEPT_STATES = 128
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +122,10 @@ async def load(store: Store, games: GameRules[S, A] | Shelf[S, A, Any], game_id:
             check_chain(game_id, later, snapshot.chain or "", snapshot.seq)
             check_sequence(later, snapshot.seq, stored.last_seq)
             remember(store, game_id, later)
+            key = state_key(rules, snapshot, later)
+            state = kept_state(store, game_id, key)
+            if state is not None:
+                return Loaded(game, stored.seats, config, state, stored.last_seq, rules)
             try:
                 state = rules.state_from_json(snapshot.state)
             except Exception as exc:
@@ -111,6 +133,7 @@ async def load(store: Store, games: GameRules[S, A] | Shelf[S, A, Any], game_id:
             else:
                 for entry in later:
                     rules.replay(state, entry.seat, rules.parse_action(entry.notation))
+                keep_state(store, game_id, key, state)
                 return Loaded(game, stored.seats, config, state, stored.last_seq, rules)
         # no usable snapshot, or an undo after it: the state is rebuilt from the log
         entries = await store.actions(game_id)
@@ -306,6 +329,77 @@ def appended(store: Store, entry: ActionRecord) -> None:
     if known is not None and known[0] == entry.seq - 1:
         chain = next_chain(known[1], entry.seq, entry.seat, entry.notation)
         verified[entry.game_id] = (entry.seq, chain)
+
+
+def state_key(
+    rules: GameRules[Any, Any, Any], snapshot: SnapshotRecord, later: Sequence[ActionRecord]
+) -> StateKey:
+    """What a checked snapshot and the checked entries after it stand for: the rules, the
+    snapshot's digest (its seq, chain value and state text) and the log's last entry
+    (seq and chain value). Two loads with the same key rebuild equal states."""
+    last = later[-1] if later else None
+    return (
+        rules.name,
+        snapshot.digest or "",
+        snapshot.seq if last is None else last.seq,
+        (snapshot.chain if last is None else last.chain) or "",
+    )
+
+
+def kept_state(store: Store, game_id: int, key: StateKey) -> Any:
+    """A copy of the game's state kept under `key`, or None if none is kept."""
+    try:
+        states = _STATES.get(store)
+    except TypeError:  # a store that cannot be weakly referenced: nothing kept
+        return None
+    if states is None:
+        return None
+    held = states.get(game_id)
+    if held is None or held[0] != key:
+        return None
+    states.move_to_end(game_id)
+    return _copy(held[1])
+
+
+def keep_state(store: Store, game_id: int, key: StateKey, state: Any) -> None:
+    """Keep a copy of `state` as the game's state under `key` (in place of any other
+    version of the game); nothing is kept of a state that cannot be copied."""
+    copied = _copy(state)
+    if copied is None:
+        return
+    try:
+        states = _STATES.setdefault(store, OrderedDict())
+    except TypeError:  # a store that cannot be weakly referenced: nothing kept
+        return
+    states[game_id] = (key, copied)
+    states.move_to_end(game_id)
+    while len(states) > KEPT_STATES:
+        states.popitem(last=False)
+
+
+def stored_state(
+    store: Store,
+    rules: GameRules[Any, Any, Any],
+    entry: ActionRecord,
+    snapshot: SnapshotRecord,
+    state: Any,
+) -> None:
+    """This process stored `entry` with `snapshot` (the text of `state`) right after the
+    last entry it verified (`appended`): keep `state` under the key the next load of
+    that version finds (the digest the store gave the snapshot, from the same values)."""
+    known = _verified(store).get(entry.game_id)
+    if known is None or known[0] != entry.seq or snapshot.seq != entry.seq:
+        return
+    chain = known[1]
+    digest = state_digest(snapshot.seq, chain, snapshot.state)
+    keep_state(store, entry.game_id, (rules.name, digest, entry.seq, chain), state)
+
+
+def _copy(state: Any) -> Any:
+    """A copy the engine may change without changing `state` (the rules' states copy
+    themselves: `clone`), or None."""
+    clone = getattr(state, "clone", None)
+    return None if clone is None else clone()
 
 
 def _verified(store: Store) -> dict[int, tuple[int, str]]:
