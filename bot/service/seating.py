@@ -69,20 +69,31 @@ class Seating(Generic[S, A]):
     async def add_ai(self, game_id: int, by_user_id: int, *, admin: bool = False) -> GameInfo:
         """Seat an AI player in the next free seat (the creator, or a server admin)."""
         check_arguments(game_id, by_user_id)
-        game, _ = await game_and_seats(self.store, game_id)
-        require_creator(
-            game,
-            by_user_id,
-            admin,
-            N_("Only the game's creator or a server admin can add AI players."),
-        )
-        return await self._add_seat(game_id, None)
+
+        def may_add(game: GameRecord) -> None:
+            require_creator(
+                game,
+                by_user_id,
+                admin,
+                N_("Only the game's creator or a server admin can add AI players."),
+            )
+
+        return await self._add_seat(game_id, None, check=may_add)
 
     async def _add_seat(
-        self, game_id: int, user_id: int | None, *, name: str | None = None
+        self,
+        game_id: int,
+        user_id: int | None,
+        *,
+        name: str | None = None,
+        check: Callable[[GameRecord], None] | None = None,
     ) -> GameInfo:
+        """Seat the user (None: an AI player) in the next free seat; `check` refuses,
+        from the game as read under the lock, before anything is written."""
         async with self._locks(game_id):
             game, seats = await game_and_seats(self.store, game_id)
+            if check is not None:
+                check(game)
             need = self.games.of(game).seat_count(parse_config(game))
             if user_id is None:
                 name = ai_name(seats)
