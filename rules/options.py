@@ -70,6 +70,9 @@ class Asking:
     options: Mapping[str, str] = field(default_factory=dict)
     # what is typed in the option being completed
     current: str = ""
+    # the seat's digs at this very position, if the caller kept them from an earlier
+    # question (autocomplete asks again at each key typed)
+    known: Digs | None = None
 
     @cached_property
     def actions(self) -> list[Action]:
@@ -77,15 +80,25 @@ class Asking:
         return legal_actions(self.state, self.seat, self.kind)
 
     @cached_property
-    def digs(self) -> list[DigChoice]:
+    def digs(self) -> Sequence[DigChoice]:
         """The placements the seat may dig now and pay for."""
+        if self.known is not None:
+            return self.known.every
         return list(dig_choices(self.state, self.seat))
 
     def digs_of(self, shape: str | None) -> Iterable[DigChoice]:
         """`digs`, or only those of one tile (the others not made)."""
+        if self.known is not None:
+            return self.known.of(shape)
         if shape is None:
             return self.digs
         return dig_choices(self.state, self.seat, shape=shape)
+
+    def dig_stream(self) -> Iterable[DigChoice]:
+        """`digs`, made as they are taken (none made twice) unless they are known."""
+        if self.known is not None:
+            return self.known.every
+        return dig_choices(self.state, self.seat)
 
     def typed(self, option: str) -> str | None:
         """What was typed in an option of the command (None if nothing)."""
@@ -93,6 +106,30 @@ class Asking:
         if value is None or not value.strip():
             return None
         return value
+
+
+class Digs:
+    """The placements a seat may dig at one position (`dig_choices`, in its order),
+    every one and by tile, for a caller that asks again at the same position (it must
+    never hand them to an `Asking` of another position or seat)."""
+
+    __slots__ = ("_by_shape", "every")
+
+    def __init__(self, choices: Iterable[DigChoice]) -> None:
+        self.every = tuple(choices)
+        by_shape: dict[str, list[DigChoice]] = {}
+        for c in self.every:
+            by_shape.setdefault(c.placement.shape, []).append(c)
+        self._by_shape = {shape: tuple(of) for shape, of in by_shape.items()}
+
+    @classmethod
+    def at(cls, state: State, seat: int) -> Digs:
+        """The seat's digs now."""
+        return cls(dig_choices(state, seat))
+
+    def of(self, shape: str | None) -> tuple[DigChoice, ...]:
+        """Every one, or those of one tile."""
+        return self.every if shape is None else self._by_shape.get(shape, ())
 
 
 # --- agreeing with the other options ---------------------------------------------------
@@ -174,7 +211,7 @@ def any_action(asking: Asking) -> Iterator[Action | DigOffer]:
 def _kind_stream(asking: Asking, kind: str) -> Iterator[Action | DigOffer]:
     if kind == "dig":
         # lazily: the caller takes a few of thousands
-        choices = dig_choices(asking.state, asking.seat)
+        choices = asking.dig_stream()
         yield from dig_offers(DigPlace(asking.state, asking.seat, c) for c in choices)
         return
     yield from iter_legal_actions(asking.state, asking.seat, kind)

@@ -16,6 +16,9 @@ language.
 
 from __future__ import annotations
 
+import threading
+import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
 import discord
@@ -23,7 +26,7 @@ from discord import app_commands
 
 from bot.client import MountainBot, reader
 from bot.i18n.catalogue import ENGLISH, Messages
-from bot.mountain_king.seated import seated_state
+from bot.mountain_king.seated import Position, seated_state
 from bot.offers import Choice, offer
 from bot.service import ServiceError
 from bot.words import either_in, listed_in
@@ -40,7 +43,7 @@ from render.words import (
 from rules import options
 from rules.errors import RulesError
 from rules.legal import may_act
-from rules.options import Asking, DigCost, DigOffer, HordeOffer
+from rules.options import Asking, DigCost, DigOffer, Digs, HordeOffer
 from rules.resources import Clan, Resource
 
 # an option's values with their labels, for a position and the reader's language
@@ -64,12 +67,63 @@ class Legal(app_commands.Transformer[MountainBot]):
             found = await seated_state(interaction.client, interaction)
         except (ServiceError, RulesError):
             return []
-        if found is None or not may_act(*found):
+        if found is None or not may_act(found.state, found.seat):
             return []
-        state, seat = found
+        table = interaction.client.service
+        known = None
+        if self.kind == "dig":  # found once a position
+            known = KEPT_DIGS.digs(table, found)
+        elif self.kind is None:  # any action: those found, else the few it shows are made
+            known = KEPT_DIGS.peek(table, found)
         typed = typed_options(interaction.namespace)
-        asking = Asking(state, seat, self.kind, typed, str(value))
+        asking = Asking(found.state, found.seat, self.kind, typed, str(value), known)
         return offer(self.source(asking, reader(interaction)), str(value))
+
+
+# a game, its version and a seat
+DigsKey = tuple[int, int, int]
+
+
+class KeptDigs:
+    """The digs of the positions autocomplete answered last (`size` at most), per
+    table (its game ids are its own), under the game, its version and the seat
+    (`Position`): a player types an option key by key and fills a command's options
+    one by one, and every answer after the first at one position takes the placements
+    found for it. Safe from several tasks and threads: a lookup and an update hold a
+    lock; the digs are found outside it (two askers may both find them)."""
+
+    def __init__(self, size: int = 16) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._tables: weakref.WeakKeyDictionary[object, OrderedDict[DigsKey, Digs]] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def peek(self, table: object, at: Position) -> Digs | None:
+        """The digs kept for the position, if any."""
+        key = (at.game_id, at.version, at.seat)
+        with self._lock:
+            kept = self._tables.get(table)
+            digs = None if kept is None else kept.get(key)
+            if kept is not None and digs is not None:
+                kept.move_to_end(key)
+            return digs
+
+    def digs(self, table: object, at: Position) -> Digs:
+        """The digs of the position: those kept, else found now and kept."""
+        digs = self.peek(table, at)
+        if digs is not None:
+            return digs
+        digs = Digs.at(at.state, at.seat)
+        with self._lock:
+            kept = self._tables.setdefault(table, OrderedDict())
+            kept[(at.game_id, at.version, at.seat)] = digs
+            while len(kept) > self.size:
+                kept.popitem(last=False)
+        return digs
+
+
+KEPT_DIGS = KeptDigs()
 
 
 def typed_options(namespace: app_commands.Namespace) -> Mapping[str, str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import discord
 
 from bot.client import MountainBot
@@ -25,9 +27,20 @@ async def seated(
     return game, loaded.state, seat.seat
 
 
+class Position(NamedTuple):
+    """A game's state with the seat of the user who asks, and what names the position:
+    the game and its version (the log entries the state reflects: the log is only
+    ever added to, an undo too, so one game's version is one position)."""
+
+    state: State
+    seat: int
+    game_id: int
+    version: int
+
+
 async def seated_state(
     bot: MountainBot, interaction: discord.Interaction[MountainBot]
-) -> tuple[State, int] | None:
+) -> Position | None:
     """The state of the game here and the user's seat, or None where `seated` refuses
     (autocomplete answers a refusal with nothing, at each key the player types), with
     less asked of the store: the game's id, then the game with its seats and its state
@@ -40,4 +53,4 @@ async def seated_state(
     # no seat, not started, or another game's thread (`bot.game` refuses it)
     if seat is None or not isinstance(loaded.state, State):
         return None
-    return loaded.state, seat
+    return Position(loaded.state, seat, loaded.game.id, loaded.seq)
