@@ -7,6 +7,7 @@ order, whatever else is typed (agreeing or not)."""
 from __future__ import annotations
 
 import random
+from functools import cache
 
 from rules import options
 from rules.game import Game
@@ -17,9 +18,10 @@ from rules.state import State
 from rules.steps import seats_to_act
 
 
-def _rich_positions(count: int) -> list[tuple[State, int]]:
+@cache
+def _rich_positions(count: int = 3) -> list[tuple[State, int]]:
     """`count` positions of a random 3-player game, some turns apart, where the seat to
-    act may dig placements of several tiles."""
+    act may dig placements of several tiles (worked out once; nothing changes them)."""
     rng = random.Random(3)
     game = Game.new(players=3, seed=3)
     out: list[tuple[State, int]] = []
@@ -39,7 +41,7 @@ def _same(a: list[DigPlace], b: list[DigPlace]) -> bool:
 
 
 def test_the_digs_of_one_tile_are_those_of_every_tile_of_that_shape() -> None:
-    for state, seat in _rich_positions(3):
+    for state, seat in _rich_positions():
         every = list(dig_choices(state, seat))
         for shape in dict.fromkeys(c.placement.shape for c in every):
             mine = list(dig_choices(state, seat, shape=shape))
@@ -50,7 +52,7 @@ def test_the_digs_of_one_tile_are_those_of_every_tile_of_that_shape() -> None:
 def test_each_dig_option_offers_what_it_offers_from_every_placement() -> None:
     rng = random.Random(1)
     checked = 0
-    for state, seat in _rich_positions(2):
+    for state, seat in _rich_positions()[:2]:
         every = list(dig_choices(state, seat))
         places = [DigPlace(state, seat, c) for c in every]
         picked = rng.sample(every, 2)
