@@ -108,15 +108,23 @@ class DigTable:
         self.spots: list[Spot] = []
         self._best: dict[Hashable, float | None] = {}
         self._build(state, seat, hz, ob)
-        self.groups: dict[tuple[int, int, tuple[Resource, ...]], _Group] = {}
+        groups: dict[tuple[int, int, tuple[Resource, ...]], _Group] = {}
+        self.groups = groups
         for spot in self.spots:
             key = (spot.size, spot.rubble, spot.buried)
-            group = self.groups.get(key)
+            group = groups.get(key)
+            base = spot.base
             if group is None:
-                group = self.groups[key] = _Group(*key, spot.base)
-            group.plain = max(group.plain, spot.base)
-            for clan, extra in spot.ped.items():
-                group.ped[clan] = max(group.ped.get(clan, extra + spot.base), extra + spot.base)
+                group = groups[key] = _Group(*key, base)
+            elif base > group.plain:  # the greater (the first of equals, as `max` keeps)
+                group.plain = base
+            if spot.ped:
+                best = group.ped
+                for clan, extra in spot.ped.items():
+                    value = extra + base
+                    known = best.get(clan)
+                    if known is None or value > known:
+                        best[clan] = value
 
     def _build(self, state: State, seat: int, hz: Horizon, ob: OwnBoard) -> None:
         content = load_content()
@@ -202,7 +210,23 @@ class DigTable:
             w = max(sorted(options), key=lambda x: WORKSHOP_VALUE.get(x, 0.8))
             left[w] -= 1
             picks.append(w)
-        clan_keys = [(clan.value, [f"{t}:{clan.value}" for t in range(6)]) for clan in STATUE_CLANS]
+        # per tier: each clan whose pedestal space there is free, with its token and
+        # what a statue of that clan is worth on it, likely or unlikely to come
+        ped_spaces: list[list[tuple[str, int, float, float]]] = []
+        for t in range(6):
+            spaces = []
+            for clan in STATUE_CLANS:
+                token = track.get(f"{t}:{clan.value}")
+                if token is not None:
+                    spaces.append(
+                        (
+                            clan.value,
+                            token,
+                            values[t - 1] * STATUE_FOR_PEDESTAL * blend,
+                            values[t - 1] * NO_STATUE_FOR_PEDESTAL * blend,
+                        )
+                    )
+            ped_spaces.append(spaces)
         spread_of = g.spread
         rubble = g.rubble
         spots = self.spots
@@ -252,8 +276,12 @@ class DigTable:
                     )
                     base += PULL * blend * pulled
                 gained: tuple[Resource, ...] = ()
-                if mask & br_mask:
-                    gained = tuple(buried_res[b] for b in buried_res if (mask >> b) & 1)
+                hit = mask & br_mask
+                if hit:
+                    if hit & (hit - 1):  # several: in the board's order of them
+                        gained = tuple(buried_res[b] for b in buried_res if (mask >> b) & 1)
+                    else:
+                        gained = (buried_res[hit.bit_length() - 1],)
                 # workshops: establish on empty sites next to it, reach established ones
                 plan: tuple[tuple[str, str], ...] = ()
                 sites = spread & empty_sites
@@ -289,22 +317,17 @@ class DigTable:
                     ab = origin + offs[mark]
                     at = _tier(tiers, ab)
                     on_anchor = buried_statues.get(ab) if (sb_mask >> ab) & 1 else None
-                    for clan_value, keys in clan_keys:
-                        token = track.get(keys[at])
-                        if token is None:
-                            continue
-                        extra = 0.0
+                    ped = spot.ped
+                    for clan_value, token, likely, unlikely in ped_spaces[at]:
+                        extra: float
                         if on_anchor == clan_value:
                             doubled = max(best_plain, 2 * values[at - 1])
                             extra = doubled - best_plain
+                        elif clan_value in own_clans or clan_value in found_clans:
+                            extra = likely
                         else:
-                            chance = (
-                                STATUE_FOR_PEDESTAL
-                                if clan_value in own_clans or clan_value in found_clans
-                                else NO_STATUE_FOR_PEDESTAL
-                            )
-                            extra = values[at - 1] * chance * blend
-                        spot.ped[clan_value] = token + extra
+                            extra = unlikely
+                        ped[clan_value] = token + extra
                 spots.append(spot)
 
     # -- pricing -------------------------------------------------------------------------
