@@ -516,6 +516,15 @@ def rules_of(games: GameRules[S, A] | Shelf[S, A, Any], game: GameRecord) -> Gam
     return shelf_of(games).of(game)
 
 
+async def game_record(store: Store, game_id: int) -> GameRecord:
+    """The game's record alone (one read: its seats are not read); raises
+    `GameNotFoundError`."""
+    game = await store.game(game_id)
+    if game is None:
+        raise GameNotFoundError(game_id)
+    return game
+
+
 async def game_and_seats(store: Store, game_id: int) -> tuple[GameRecord, list[SeatRecord]]:
     """The game's record and its seats (no state is loaded); raises `GameNotFoundError`."""
     game = await store.game(game_id)

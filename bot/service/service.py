@@ -49,6 +49,7 @@ from bot.service.loading import (
     Loaded,
     corrupt,
     game_and_seats,
+    game_record,
     load,
     parse_config,
     replay_log,
@@ -257,7 +258,7 @@ class GameService(Generic[S, A, V]):
         """End a game without a result (its creator, or a server admin)."""
         check_arguments(game_id, user_id)
         async with self._locks(game_id):
-            game, _ = await game_and_seats(self.store, game_id)
+            game = await game_record(self.store, game_id)
             require_creator(
                 game,
                 user_id,
@@ -277,7 +278,7 @@ class GameService(Generic[S, A, V]):
         started meanwhile, in which case nothing changes."""
         check_arguments(game_id, user_id)
         async with self._locks(game_id):
-            game, _ = await game_and_seats(self.store, game_id)
+            game = await game_record(self.store, game_id)
             require_creator(
                 game, user_id, False, N_("Only the game's creator can take back the game.")
             )
@@ -293,7 +294,6 @@ class GameService(Generic[S, A, V]):
     ) -> GameInfo:
         """Record where the game lives on Discord (e.g. once its thread exists)."""
         check_arguments(game_id, optional=(guild_id, channel_id, thread_id))
-        await game_and_seats(self.store, game_id)
         await self.store.set_place(
             game_id, guild_id=guild_id, channel_id=channel_id, thread_id=thread_id, at=self._clock()
         )
@@ -307,7 +307,7 @@ class GameService(Generic[S, A, V]):
         check_arguments(game_id, user_id)
         check_language(language)
         async with self._locks(game_id):
-            game, _ = await game_and_seats(self.store, game_id)
+            game = await game_record(self.store, game_id)
             require_creator(
                 game,
                 user_id,
