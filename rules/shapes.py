@@ -7,6 +7,7 @@ or a hall's altar) in that tuple, or None.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import cache
 
@@ -91,16 +92,29 @@ def match_variant(
     variants: tuple[Variant, ...], cells: list[Offset], mark: Offset | None
 ) -> Variant | None:
     """The variant whose cells, placed at the top-left of `cells`, equal them (with the
-    mark on `mark`), or None."""
+    mark on `mark`), or None (the first such variant in order)."""
     if not cells:
         return None
-    min_x = min(x for x, _ in cells)
-    min_y = min(y for _, y in cells)
-    norm = tuple(sorted(((x - min_x, y - min_y) for x, y in cells), key=lambda c: (c[1], c[0])))
-    m = None if mark is None else (mark[0] - min_x, mark[1] - min_y)
+    min_x = min([x for x, _ in cells])
+    min_y = min([y for _, y in cells])
+    # (row, column) pairs sort in reading order
+    norm = tuple(sorted([(y - min_y, x - min_x) for x, y in cells]))
+    m = None if mark is None else (mark[1] - min_y, mark[0] - min_x)
+    return _variant_index(variants).get((norm, m))
+
+
+# per tuple of variants (by identity, kept alive here): each variant by its cells as
+# (row, column) pairs in reading order and its marked cell, the first of equals
+_INDEXES: dict[int, tuple[tuple[Variant, ...], dict[Hashable, Variant]]] = {}
+
+
+def _variant_index(variants: tuple[Variant, ...]) -> dict[Hashable, Variant]:
+    kept = _INDEXES.get(id(variants))
+    if kept is not None and kept[0] is variants:
+        return kept[1]
+    index: dict[Hashable, Variant] = {}
     for v in variants:
-        if v.cells == norm and (
-            (v.mark is None and m is None) or (v.mark is not None and v.cells[v.mark] == m)
-        ):
-            return v
-    return None
+        cells = tuple((y, x) for x, y in v.cells)
+        index.setdefault((cells, None if v.mark is None else cells[v.mark]), v)
+    _INDEXES[id(variants)] = (variants, index)
+    return index
