@@ -19,6 +19,7 @@ import simcord
 import simcord.interactions
 from PIL import Image
 from simcord.results import to_discord_message
+from sqlite_template import copy_migrated
 
 from bot.app import create_bot
 from bot.client import MountainBot
@@ -36,7 +37,9 @@ SETTLE_TIMEOUT = 30.0
 
 async def make_bot(db: Path, *, seed: int = 1, clock: Any = None) -> MountainBot:
     """A bot over a real SQLite file (a new store connection each time, as after a
-    restart of the process)."""
+    restart of the process). A new path starts as a copy of a file the store has
+    migrated (tests/sqlite_template.py); an existing file is opened as it is."""
+    copy_migrated(db)
     store = SqliteStore(db, synchronous="NORMAL")
     await store.open()
     service: GameService[Any, Any] = GameService(

@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 from pg_server import PgServer
+from sqlite_template import copy_migrated
 
 from bot.service import MOUNTAIN_KING, GameInfo, GameService
 from bot.store import SqliteStore, Store
@@ -64,9 +65,11 @@ class FakeClock:
 @dataclass
 class Backend:
     """How the store and service tests make a store of one kind: a SQLite file at a
-    path, or (PostgreSQL) a fresh database of the test server for each path used:
-    `migrated`, a copy of one the store opened once, as its first open leaves a new
-    database (tests/pg_server.py), unless the test is marked `empty_database`."""
+    path, or (PostgreSQL) a fresh database of the test server for each path used.
+    `migrated` (unless the test is marked `empty_database`): a new database starts as a
+    copy of one the store opened once, as its first open leaves a new database (a new
+    SQLite path gets a copy of a migrated file, tests/sqlite_template.py; PostgreSQL, of
+    a migrated template database, tests/pg_server.py)."""
 
     name: str
     server: PgServer | None = None
@@ -94,8 +97,12 @@ class Backend:
         the disk (about 7 ms each here, thousands of them in these tests), as the
         PostgreSQL test server runs with fsync off (tests/pg_server.py); what is stored
         and read back is the same, and these tests crash processes, never the machine.
-        The store's own default, FULL, is checked in test_store_sqlite.py."""
+        The store's own default, FULL, is checked in test_store_sqlite.py.
+        `migrated`: a new SQLite path (no file there yet) gets a copy of a migrated file
+        first; an existing file is opened as it is."""
         if self.name == "sqlite":
+            if self.migrated:
+                copy_migrated(path)
             return SqliteStore(path, synchronous="NORMAL")
         if self.name == "postgresql":
             return PostgresStore(self.url(path), pool_size=4)

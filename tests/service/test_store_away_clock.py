@@ -31,6 +31,7 @@ def build(db: sqlite3.Connection, *, upto: int) -> None:
                     db.execute(statement)
 
 
+@pytest.mark.empty_database
 async def test_migration_9_adds_away_and_the_clock(tmp_path: Path) -> None:
     async with current_backend().make(tmp_path) as store:
         assert LATEST_VERSION >= 9
