@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import settings
 from pg_server import PgServer, find_bindir
 
 BOOTED_AGO = 60.0
@@ -51,6 +52,13 @@ def _bytecode_outside_the_checkout() -> None:
 
 
 _bytecode_outside_the_checkout()
+
+# Hypothesis fails an example that takes longer than 200 ms by default: a timed check,
+# which a loaded machine (three test workers on two cores, a PostgreSQL server beside
+# them) fails now and then with nothing wrong in the code. Speed is measured by the
+# benchmarks, not by the tests, so the suite's property tests have no deadline.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 PG_BINDIR = find_bindir()
 PG_MISSING = (
