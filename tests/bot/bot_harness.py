@@ -19,7 +19,6 @@ import simcord
 import simcord.interactions
 from PIL import Image
 from simcord.results import to_discord_message
-from sqlite_template import copy_migrated
 
 from bot.app import create_bot
 from bot.client import MountainBot
@@ -31,6 +30,7 @@ from bot.store.sqlite import SqliteStore
 from rules.legal import legal_actions
 from rules.selfplay import random_action
 from rules.steps import seats_to_act
+from tests.sqlite_template import copy_migrated
 
 SETTLE_TIMEOUT = 30.0
 

@@ -23,7 +23,6 @@ from typing import Any
 
 import pytest
 from pg_server import PgServer
-from sqlite_template import copy_migrated
 
 from bot.service import MOUNTAIN_KING, GameInfo, GameService
 from bot.store import SqliteStore, Store
@@ -33,6 +32,7 @@ from rules.game import Game, Move
 from rules.legal import legal_actions
 from rules.selfplay import play_random_game
 from rules.state import State, make_config
+from tests.sqlite_template import copy_migrated
 
 USERS = (1001, 1002, 1003, 1004, 1005)
 STRANGER = 9999

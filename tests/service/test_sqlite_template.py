@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 from service_helpers import Backend, open_service, raw, started_game
-from sqlite_template import copy_migrated
 
 from bot.store import SqliteStore
 from bot.store.migrations import LATEST_VERSION
+from tests.sqlite_template import copy_migrated
 
 pytestmark = pytest.mark.sqlite_only
 
