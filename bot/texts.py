@@ -385,7 +385,7 @@ def reminder_text(
 ) -> str:
     """A reminder of a game of `title` (a catalogue message: the game's short name)."""
     return messages.gettext(
-        "{user}, the {title}'s game #{game} is waiting for you ({seat}) since {since}.",
+        "{user}, game #{game} of {title} is waiting for you ({seat}) since {since}.",
         title=messages.gettext(title),
         user=f"<@{due.user_id}>",
         game=due.game_id,

@@ -51,8 +51,8 @@ def clock_dm_text(
     """The turn clock's one reminder by direct message, to a player who wants their
     reminders so (a game of `title`, a catalogue message: the game's short name)."""
     return messages.gettext(
-        "A quarter of your turn clock in the {title}'s game #{game} is left ({seat}); it"
-        " runs out {when}.",
+        "A quarter of your turn clock in game #{game} of {title} is left ({seat}); it runs"
+        " out {when}.",
         title=messages.gettext(title),
         game=game_id,
         seat=colour_name(news.player.label, messages),

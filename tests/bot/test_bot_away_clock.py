@@ -264,7 +264,7 @@ async def test_the_clock_reminder_comes_by_dm_to_who_wants_reminders_so(table_of
             await scheduler(bot).round()
         dms = [m for m in awaited.user.dm_channel.history() if "turn clock" in m.content]
         assert len(dms) == 1, "one reminder"
-        assert f"game #{game_id} is left (" in dms[0].content
+        assert f"game #{game_id} of Mountain King is left (" in dms[0].content
         assert f"<t:{int(due.timestamp())}:R>" in dms[0].content
         assert not said(thread, "a quarter of your turn clock"), "by DM, not in the thread"
         # the other wants DMs too but accepts none from the bot: in the thread, mentioned

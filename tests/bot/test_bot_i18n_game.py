@@ -248,7 +248,9 @@ async def test_a_players_direct_messages_come_in_the_language_they_last_used(
         await ola.slash(thread, "mk gate", point=await _first_gate(bot, game_id))
         clock.now += timedelta(hours=13)
         assert await scheduler(bot).send_reminders() == 1
-        assert thread.history()[-1].content.startswith(f"<@{ben.id}>, the Mountain King's game")
+        assert thread.history()[-1].content.startswith(
+            f"<@{ben.id}>, game #{game_id} of Mountain King is waiting"
+        )
         assert not env.errors
 
 
@@ -484,7 +486,7 @@ async def test_a_whole_pseudo_locale_game_shows_no_text_past_the_catalogue(
             "⟦Undone: your last action (you ⟧",
             " has missed several reminders.",
             "⟦Decided: the AI plays this turn",
-            "'s game #",
+            " is waiting for you (",
             "⟦Your move in ",
             " accepted ",
             " takes ",
